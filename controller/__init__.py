@@ -1,0 +1,1 @@
+"""cardtable controller: card model, game engines, hand histories and the `cardtable` command."""

@@ -1,0 +1,1 @@
+"""Subcommands of the `cardtable` CLI, one module per command family."""

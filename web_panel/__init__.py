@@ -1,0 +1,1 @@
+"""cardtable web panel: spectator page, dealer console, JSON API and live stream."""
