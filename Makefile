@@ -1,0 +1,19 @@
+# The two newcomer commands: `make demo` (install, then run the table on simulated hardware) and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: demo test install
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(VENV)/bin/cardtable demo
+
+test: install
+	$(PY) -m pytest -n auto -q

@@ -1,0 +1,1 @@
+"""Cribbage: show scoring, pegging, the game engine, statistics and discard advice."""

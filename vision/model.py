@@ -1,0 +1,79 @@
+"""The corner-index classifier: a tiny two-headed MLP (rank head, suit head, each with a 'junk' class).
+
+Pure numpy so the Pi needs nothing beyond numpy; weights live in a small .npz shipped in the package.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+JUNK_RANK = len(RANKS)
+JUNK_SUIT = len(SUITS)
+DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.npz"
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass
+class IndexClassifier:
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    wr: np.ndarray
+    br: np.ndarray
+    ws: np.ndarray
+    bs: np.ndarray
+    mean: np.ndarray
+    std: np.ndarray
+    threshold: float = 0.9
+
+    @classmethod
+    def init(cls, n_in: int, hidden: int = 128, seed: int = 0) -> "IndexClassifier":
+        rng = np.random.default_rng(seed)
+
+        def he(a: int, b: int) -> np.ndarray:
+            return (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+
+        h2 = hidden // 2
+        return cls(he(n_in, hidden), np.zeros(hidden, np.float32), he(hidden, h2), np.zeros(h2, np.float32),
+                   he(h2, JUNK_RANK + 1), np.zeros(JUNK_RANK + 1, np.float32),
+                   he(h2, JUNK_SUIT + 1), np.zeros(JUNK_SUIT + 1, np.float32),
+                   np.zeros(n_in, np.float32), np.ones(n_in, np.float32))
+
+    def params(self) -> list[np.ndarray]:
+        return [self.w1, self.b1, self.w2, self.b2, self.wr, self.br, self.ws, self.bs]
+
+    def hidden(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h1 = np.maximum((x - self.mean) / self.std @ self.w1 + self.b1, 0)
+        return h1, np.maximum(h1 @ self.w2 + self.b2, 0)
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities, shapes (N, 14) and (N, 5)."""
+        if len(x) == 0:
+            return np.zeros((0, JUNK_RANK + 1)), np.zeros((0, JUNK_SUIT + 1))
+        _, h2 = self.hidden(x.astype(np.float32))
+        return _softmax(h2 @ self.wr + self.br), _softmax(h2 @ self.ws + self.bs)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, wr=self.wr, br=self.br,
+                            ws=self.ws, bs=self.bs, mean=self.mean, std=self.std,
+                            threshold=np.float32(self.threshold))
+
+    @classmethod
+    def load(cls, path: Path = DEFAULT_MODEL) -> "IndexClassifier":
+        try:
+            with np.load(path) as z:
+                return cls(**{k: z[k] for k in ("w1", "b1", "w2", "b2", "wr", "br", "ws", "bs", "mean", "std")},
+                           threshold=float(z["threshold"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ValueError(f"cannot load card model {path}: {exc}") from exc

@@ -1,0 +1,137 @@
+"""Training samples for the index classifier, cut with the same proposer the recognizer uses at run time.
+
+Labelled boxes around corner indices (ammememe_roboflow `boxes.csv`) name the positive candidate; its
+reversed twin (suit read as rank) and every candidate far from any box become 'junk' samples.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image, ink_mask
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+
+
+def split_of(path: str) -> str:
+    """Deterministic split by file-name hash: 'test' (held out, ~20 %), 'val' (~20 %) or 'train'."""
+    h = int(hashlib.md5(Path(path).name.encode()).hexdigest(), 16) % 5
+    return {0: "test", 1: "val"}.get(h, "train")
+
+
+def load_frame(path: Path) -> np.ndarray:
+    """Read an image; Roboflow's 640x640 webcam frames are restored to 16:9 (see SOURCE.md)."""
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ValueError(f"cannot read image {path}")
+    if path.name.startswith("WIN_") and img.shape[:2] == (640, 640):
+        img = cv2.resize(img, (1138, 640), interpolation=cv2.INTER_LINEAR)
+    return img
+
+
+@dataclass
+class SampleSet:
+    x: list[np.ndarray] = field(default_factory=list)
+    rank: list[int] = field(default_factory=list)
+    suit: list[int] = field(default_factory=list)
+
+    def add(self, feats: np.ndarray, rank: int, suit: int) -> None:
+        self.x.append(feats)
+        self.rank.append(rank)
+        self.suit.append(suit)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (np.array(self.x, np.float32), np.array(self.rank, np.int64), np.array(self.suit, np.int64))
+
+
+def _fill(blob: Blob, mask: np.ndarray) -> float:
+    """Ink area over convex-hull area: suit glyphs are solid (~0.9), rank glyphs are strokes."""
+    sub = mask[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w]
+    pts = cv2.findNonZero(sub)
+    if pts is None:
+        return 0.0
+    hull = cv2.contourArea(cv2.convexHull(pts)) or 1.0
+    return float(np.count_nonzero(sub)) / hull
+
+
+def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float) -> IndexCandidate:
+    def move(b: Blob) -> Blob:
+        dx, dy = rng.normal(0, amount * c.length, 2)
+        return Blob(b.cx + dx, b.cy + dy, b.x, b.y, b.w, b.h, b.area)
+    return IndexCandidate(move(c.rank), move(c.suit))
+
+
+def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
+                     out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60) -> int:
+    """Add positives (one per box) and junk samples for one frame; returns the number of positives."""
+    cands, feats, _ = _features(img)
+    if not cands:
+        return 0
+    mask = _mask_for(img)
+    rxy = np.array([c.rank_xy for c in cands])
+    sxy = np.array([c.suit_xy for c in cands])
+    near_box = np.zeros(len(cands), bool)
+    found = 0
+    for rank, suit, x0, y0, x1, y1 in boxes:
+        w, h = x1 - x0, y1 - y0
+        pad = 0.1
+        inside = ((rxy[:, 0] > x0 - pad * w) & (rxy[:, 0] < x1 + pad * w) & (rxy[:, 1] > y0 - pad * h)
+                  & (rxy[:, 1] < y1 + pad * h) & (sxy[:, 0] > x0 - pad * w) & (sxy[:, 0] < x1 + pad * w)
+                  & (sxy[:, 1] > y0 - pad * h) & (sxy[:, 1] < y1 + pad * h))
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        big = 0.6 * max(w, h)
+        near_box |= (np.hypot(rxy[:, 0] - cx, rxy[:, 1] - cy) < big) | (np.hypot(sxy[:, 0] - cx, sxy[:, 1] - cy) < big)
+        idx = [i for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
+        if not idx:
+            continue
+        best = max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)
+        c = cands[best]
+        if _fill(c.rank, mask) > _fill(c.suit, mask):
+            c = IndexCandidate(c.suit, c.rank)  # the solid glyph is the suit: flip
+        r, s = RANKS.index(rank), SUITS.index(suit)
+        pos = [c] + [_jitter(c, rng, 0.06) for _ in range(jitters)]
+        flipped = [IndexCandidate(c.suit, c.rank)]
+        pf, pc = cut_patches(img, ink_image(img), pos + flipped)
+        f = np.hstack([pf, pc])
+        for row in f[:-1]:
+            out.add(row, r, s)
+        out.add(f[-1], JUNK_RANK, JUNK_SUIT)
+        found += 1
+    far = np.flatnonzero(~near_box)
+    for i in rng.permutation(far)[:neg_per_image]:
+        out.add(feats[i], JUNK_RANK, JUNK_SUIT)
+    return found
+
+
+def _features(img: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray]:
+    cands, patches, colour = index_candidates(img)
+    return cands, np.hstack([patches, colour]), colour
+
+
+def _mask_for(img: np.ndarray) -> np.ndarray:
+    ink = ink_image(img)
+    return ink_mask(ink, int(max(ink.shape[:2]) / 10 * 1.6))
+
+
+def read_roboflow_boxes(root: Path) -> dict[str, list[tuple[str, str, float, float, float, float]]]:
+    """boxes.csv (normalised YOLO boxes on the stretched 640x640 image) -> pixel boxes per image path."""
+    per_image: dict[str, list[tuple[str, str, float, float, float, float]]] = defaultdict(list)
+    with open(root / "boxes.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            if row["rank"] not in RANKS or row["suit"] not in SUITS:
+                continue
+            per_image[row["path"]].append((row["rank"], row["suit"], float(row["cx"]), float(row["cy"]),
+                                           float(row["w"]), float(row["h"])))
+    return per_image
+
+
+def to_pixels(box: tuple[str, str, float, float, float, float], shape: tuple[int, ...]
+              ) -> tuple[str, str, float, float, float, float]:
+    rank, suit, cx, cy, w, h = box
+    H, W = shape[:2]
+    return rank, suit, (cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H
