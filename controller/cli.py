@@ -14,6 +14,8 @@ from collections.abc import Sequence
 # `func` on its parsers (called with the parsed namespace, returning an exit code).
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.replay",
+    "controller.commands.ferbli",
+    "controller.commands.cribbage_stats",
 )
 
 

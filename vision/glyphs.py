@@ -14,10 +14,13 @@ import numpy as np
 
 PATCH_W = 16
 PATCH_H = 32
-# Patch extent in units of the rank-to-suit centroid distance L (measured on several decks: the
-# index is ~2.2 L tall and ~1.1 L wide).
-_PATCH_LEN = 2.3
-_PATCH_WID = 1.25
+CTX_W = 10
+CTX_H = 12
+# Extents in units of the rank-to-suit centroid distance L around the index centre (x right, y down):
+# the index itself is ~2.2 L tall and ~1.1 L wide; the context window adds the card corner and edges,
+# which tell a real index from a pair of pips in the middle of a card.
+_INDEX_EXTENT = (-0.625, 0.625, -1.15, 1.15)
+_CONTEXT_EXTENT = (-1.5, 2.5, -2.6, 2.2)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,8 @@ def ink_image(bgr: np.ndarray) -> np.ndarray:
     """Per-pixel darkest channel: black and red ink are both dark here, white card is bright."""
     if bgr.ndim == 2:
         return bgr
-    return np.min(bgr, axis=2)
+    b, g, r = cv2.split(bgr)
+    return cv2.min(cv2.min(b, g), r)
 
 
 def ink_mask(ink: np.ndarray, block: int) -> np.ndarray:
@@ -90,75 +94,87 @@ def find_blobs(mask: np.ndarray, min_size: float, max_size: float) -> list[Blob]
 
 
 def _merge_pairs(blobs: list[Blob]) -> list[Blob]:
-    """Add unions of two adjacent blobs of similar height: the two digits of a '10'."""
+    """Add unions of two adjacent blobs of similar size: the two digits of a '10'."""
+    if len(blobs) < 2:
+        return []
+    xy = np.array([[b.cx, b.cy] for b in blobs])
+    size = np.array([b.size for b in blobs])
+    d = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    ratio = size[:, None] / size[None, :]
+    ok = (d <= 1.1 * np.maximum(size[:, None], size[None, :])) & (ratio > 0.7) & (ratio < 1.4)
     merged: list[Blob] = []
-    for i, a in enumerate(blobs):
-        for b in blobs[i + 1:]:
-            gap = np.hypot(a.cx - b.cx, a.cy - b.cy)
-            if gap > 1.1 * max(a.size, b.size) or not 0.7 < a.size / b.size < 1.4:
-                continue
-            x0, y0 = min(a.x, b.x), min(a.y, b.y)
-            x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
-            area = a.area + b.area
-            merged.append(Blob((a.cx * a.area + b.cx * b.area) / area, (a.cy * a.area + b.cy * b.area) / area,
-                               x0, y0, x1 - x0, y1 - y0, area))
+    for i, j in zip(*np.nonzero(np.triu(ok, 1))):
+        a, b = blobs[i], blobs[j]
+        x0, y0 = min(a.x, b.x), min(a.y, b.y)
+        x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
+        area = a.area + b.area
+        merged.append(Blob((a.cx * a.area + b.cx * b.area) / area, (a.cy * a.area + b.cy * b.area) / area,
+                           x0, y0, x1 - x0, y1 - y0, area))
     return merged
 
 
 def propose(blobs: list[Blob], max_candidates: int = 4000) -> list[IndexCandidate]:
     """Every ordered pair (rank, suit) whose sizes and spacing could be one corner index."""
-    ranks = blobs + _merge_pairs(blobs)
-    out: list[IndexCandidate] = []
     if not blobs:
-        return out
-    pts = np.array([[b.cx, b.cy] for b in blobs])
-    for r in ranks:
-        d = np.hypot(pts[:, 0] - r.cx, pts[:, 1] - r.cy)
-        for j in np.flatnonzero((d > 0.45 * r.size) & (d < 1.9 * r.size)):
-            s = blobs[j]
-            if not 0.35 < s.size / r.size < 1.8 or (s.x >= r.x and s.x + s.w <= r.x + r.w
-                                                    and s.y >= r.y and s.y + s.h <= r.y + r.h):
-                continue
-            out.append(IndexCandidate(r, s))
-            if len(out) >= max_candidates:
-                return out
-    return out
+        return []
+    ranks = blobs + _merge_pairs(blobs)
+    rxy = np.array([[b.cx, b.cy] for b in ranks])
+    rsize = np.array([b.size for b in ranks])
+    sxy = rxy[:len(blobs)]
+    ssize = rsize[:len(blobs)]
+    d = np.hypot(rxy[:, None, 0] - sxy[None, :, 0], rxy[:, None, 1] - sxy[None, :, 1])
+    ratio = ssize[None, :] / rsize[:, None]
+    ok = (d > 0.45 * rsize[:, None]) & (d < 1.9 * rsize[:, None]) & (ratio > 0.35) & (ratio < 1.8)
+    out = [IndexCandidate(ranks[i], blobs[j]) for i, j in zip(*np.nonzero(ok))]
+    return out[:max_candidates]
 
 
-def _affine(c: IndexCandidate) -> np.ndarray:
-    """Matrix mapping patch pixel coordinates to image coordinates (rank at top)."""
+def _affine(c: IndexCandidate, size: tuple[int, int], extent: tuple[float, float, float, float]) -> np.ndarray:
+    """Matrix mapping patch pixels to image pixels for the index frame region
+    x0..x1 (card-right) by y0..y1 (card-down), in units of L around the index centre."""
     ux, uy = c.up
+    rx, ry = -uy, ux  # card right; card down is -up
     length = c.length
-    sx = _PATCH_WID * length / PATCH_W  # image pixels per patch pixel across
-    sy = _PATCH_LEN * length / PATCH_H  # and along the index
+    x0, x1, y0, y1 = extent
+    sx = (x1 - x0) * length / size[0]
+    sy = (y1 - y0) * length / size[1]
     cx, cy = c.centre
-    # patch x axis = card right = (-uy, ux) rotated so that up=(ux,uy) maps to patch -y
-    rx, ry = -uy, ux
-    return np.array([[rx * sx, -ux * sy, cx - rx * sx * PATCH_W / 2 + ux * sy * PATCH_H / 2],
-                     [ry * sx, -uy * sy, cy - ry * sx * PATCH_W / 2 + uy * sy * PATCH_H / 2]], np.float32)
+    ox = cx + x0 * length * rx - y0 * length * ux
+    oy = cy + x0 * length * ry - y0 * length * uy
+    return np.array([[rx * sx, -ux * sy, ox], [ry * sx, -uy * sy, oy]], np.float32)
 
 
 def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
-    """Upright ink patches (N, PATCH_H*PATCH_W) normalised to 0..1, and redness features (N, 2)."""
+    """Per candidate: upright index patch and coarse context window, both as ink 0..1 (N, ...), and
+    redness features (N, 2)."""
     n = len(cands)
-    patches = np.zeros((n, PATCH_H, PATCH_W), np.float32)
-    colour = np.zeros((n, 2), np.float32)
-    colour_img = bgr if bgr.ndim == 3 else None
+    raw = np.zeros((n, PATCH_H, PATCH_W), np.float32)
+    ctx = np.zeros((n, CTX_H, CTX_W), np.float32)
+    rgb = np.zeros((n, PATCH_H, PATCH_W, 3), np.float32)
+    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
     for i, c in enumerate(cands):
-        m = _affine(c)
-        p = cv2.warpAffine(ink, m, (PATCH_W, PATCH_H), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
-                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        lo, hi = np.percentile(p, 5), np.percentile(p, 95)
-        patches[i] = np.clip((hi - p) / max(hi - lo, 12.0), 0, 1)  # ink = 1, paper = 0
-        if colour_img is not None:
-            q = cv2.warpAffine(colour_img, m, (PATCH_W, PATCH_H), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-            inked = patches[i] > 0.5
-            if inked.any():
-                b, g, r = q[inked, 0], q[inked, 1], q[inked, 2]
-                colour[i, 0] = float(np.mean(r - np.maximum(g, b))) / 64.0
-                colour[i, 1] = float(np.mean(np.abs(r - g) + np.abs(g - b))) / 64.0  # 0 on grey images
-    return patches.reshape(n, -1), colour
+        m = _affine(c, (PATCH_W, PATCH_H), _INDEX_EXTENT)
+        raw[i] = cv2.warpAffine(ink, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+        ctx[i] = cv2.warpAffine(ink, _affine(c, (CTX_W, CTX_H), _CONTEXT_EXTENT), (CTX_W, CTX_H), flags=flags,
+                                borderMode=cv2.BORDER_REPLICATE)
+        if bgr.ndim == 3:
+            rgb[i] = cv2.warpAffine(bgr, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    flat = raw.reshape(n, -1)
+    srt = np.sort(flat, axis=1)
+    k = flat.shape[1] // 20
+    lo, hi = srt[:, k:k + 1], srt[:, -k - 1:-k]
+    span = np.maximum(hi - lo, 12.0)
+    patches = np.clip((hi - flat) / span, 0, 1)  # ink = 1, paper = 0
+    context = np.clip((hi - ctx.reshape(n, -1)) / span, -1, 1)  # darker than the paper > 0
+    colour = np.zeros((n, 2), np.float32)
+    if bgr.ndim == 3 and n:
+        inked = (patches > 0.5).astype(np.float32)
+        cnt = np.maximum(inked.sum(1), 1)
+        q = rgb.reshape(n, -1, 3)
+        b, g, r = q[..., 0], q[..., 1], q[..., 2]
+        colour[:, 0] = ((r - np.maximum(g, b)) * inked).sum(1) / cnt / 64.0
+        colour[:, 1] = ((np.abs(r - g) + np.abs(g - b)) * inked).sum(1) / cnt / 64.0  # 0 on grey images
+    return np.hstack([patches, context]), colour
 
 
 def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None

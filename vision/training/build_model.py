@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.model import DEFAULT_MODEL, JUNK_RANK
+from vision.model import DEFAULT_MODEL, JUNK_RANK, IndexClassifier
 from vision.training.samples import SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of, to_pixels
 from vision.training.train import fit_new
 
 
-def collect(root: Path, split: str, seed: int = 0) -> SampleSet:
+def collect(root: Path, split: str, seed: int = 0, model: IndexClassifier | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
     rb = root / "ammememe_roboflow"
@@ -28,7 +28,7 @@ def collect(root: Path, split: str, seed: int = 0) -> SampleSet:
         if split_of(rel) != split:
             continue
         img = load_frame(rb / rel)
-        hits += label_candidates(img, [to_pixels(b, img.shape) for b in bxs], out, rng)
+        hits += label_candidates(img, [to_pixels(b, img.shape) for b in bxs], out, rng, model=model)
         total += len(bxs)
     print(f"{split}: {hits}/{total} labelled boxes matched a candidate, {len(out.x)} samples", file=sys.stderr)
     return out
@@ -40,9 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     ap.add_argument("--epochs", type=int, default=30)
     args = ap.parse_args(argv)
-    x, yr, ys = collect(args.root, "train").arrays()
-    model = fit_new(x, yr, ys, epochs=args.epochs,
-                    progress=lambda e, n: print(f"epoch {e}/{n}", file=sys.stderr, end="\r"))
+    model = None
+    for _ in range(2):  # second round: retrain with the first model's false alarms as junk samples
+        x, yr, ys = collect(args.root, "train", model=model).arrays()
+        model = fit_new(x, yr, ys, epochs=args.epochs,
+                        progress=lambda e, n: print(f"epoch {e}/{n}", file=sys.stderr, end="\r"))
     vx, vr, vs = collect(args.root, "val").arrays()
     pr, ps = model.predict(vx)
     print(f"\nval patch accuracy rank {np.mean(pr.argmax(1) == vr):.3f} suit {np.mean(ps.argmax(1) == vs):.3f}"

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image, ink_mask
-from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
 
 
 def split_of(path: str) -> str:
@@ -67,8 +67,11 @@ def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float) -> Index
 
 
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
-                     out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60) -> int:
-    """Add positives (one per box) and junk samples for one frame; returns the number of positives."""
+                     out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60,
+                     model: IndexClassifier | None = None) -> int:
+    """Add positives (one per box) and junk samples for one frame; returns the number of positives.
+
+    With a `model`, the junk samples are the candidates it finds most card-like (hard negatives)."""
     cands, feats, _ = _features(img)
     if not cands:
         return 0
@@ -103,6 +106,10 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         out.add(f[-1], JUNK_RANK, JUNK_SUIT)
         found += 1
     far = np.flatnonzero(~near_box)
+    if model is not None and len(far):
+        pr, ps = model.predict(feats[far])
+        hard = far[np.argsort(pr[:, JUNK_RANK] + ps[:, JUNK_SUIT])[:neg_per_image // 2]]
+        far = np.concatenate([hard, rng.permutation(np.setdiff1d(far, hard))[:neg_per_image // 2]])
     for i in rng.permutation(far)[:neg_per_image]:
         out.add(feats[i], JUNK_RANK, JUNK_SUIT)
     return found

@@ -1,0 +1,32 @@
+"""`cardtable ferbli rank CARDS...`: the Färbeln value of a four-card hand (name and comparable key)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..cards import CardError, parse_cards
+from ..ferbli.hands import HandError, evaluate
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("ferbli", help="Färbeln (Ferbli) tools")
+    commands = parser.add_subparsers(dest="ferbli_command", required=True, metavar="COMMAND")
+    rank = commands.add_parser("rank", help="name and rank a four-card hand, e.g. AS KS QS AH")
+    rank.add_argument("cards", nargs="+", help="four cards: rank then suit (A K Q J 10 9 8 7; S H D C)")
+    rank.add_argument("--json", action="store_true", help="print one JSON object")
+    rank.set_defaults(func=run_rank)
+
+
+def run_rank(args: argparse.Namespace) -> int:
+    try:
+        value = evaluate(parse_cards(args.cards))
+    except (CardError, HandError) as error:
+        print(f"cardtable ferbli rank: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"cards": [str(c) for c in parse_cards(args.cards)], "name": value.name,
+                          "category": value.category.name.lower(), "key": list(value.key)}))
+    else:
+        print(f"{value.name}  (key {value.key[0]} {value.key[1]})")
+    return 0

@@ -1,0 +1,613 @@
+"""The cribbage engine (rules CR-1..CR-15 and the variants of rules/cribbage.md) as a pure state machine.
+
+One engine plays one game: deal -> discard -> starter -> play -> show -> hand over (-> new_hand -> deal ...)
+until a side reaches the target, wherever that happens (game over). Every event is validated completely
+before anything changes, so a rejected event leaves `state` exactly as it was.
+
+Unread cards (`"card": null`) are tracked as a count per hand; a card becomes known when it is laid,
+discarded face up or revealed. A `go` can only be judged against the known cards: when a card the player
+held at the time turns up later and would have fitted, the engine reports a `false_go` violation.
+
+The show (decision allowed by the history contract): without muggins, each hand is scored the moment it
+is fully known and every hand before it in counting order has been scored; in practice the hands are
+known from the play, so the show is scored on the event that ends the play and the crib follows on its
+reveal when it was discarded unread. A reveal of an already scored hand is accepted without effects when
+it matches. With muggins, every count is scored on the owner's `claim` instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ..cards import Card
+from ..engine import Effect, Event, IllegalEvent, SetupError, score_effect, violation_effect
+from ..events import event_card, event_cards, event_hands, event_seat, event_type, optional_card, \
+    parse_card_field, require_int
+from ..history import Header
+from .options import CribbageOptions, Layout, parse_cribbage_options, table_layout
+from .pegging import LIMIT, fits, play_points
+from .scoring import JACK, ShowScore, count_value, score_show
+
+HEELS = 2
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    DISCARD = "discard"
+    STARTER = "starter"
+    PLAY = "play"
+    SHOW = "show"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass
+class Holding:
+    """The cards a hand (or the crib) holds: the known ones and how many unread ones."""
+
+    known: list[Card] = field(default_factory=list)
+    unknown: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.unknown
+
+    def add(self, card: Card | None) -> None:
+        if card is None:
+            self.unknown += 1
+        else:
+            self.known.append(card)
+
+    def take(self, card: Card | None) -> None:
+        """Remove a card (validated by the caller): a known one, or one of the unread ones."""
+        if card in self.known:
+            self.known.remove(card)
+        else:
+            self.unknown -= 1
+
+
+@dataclass
+class SeatHand:
+    holding: Holding = field(default_factory=Holding)
+    played: list[Card] = field(default_factory=list)  # laid in the play; still the seat's hand (CR-9)
+    dealt: int = 0
+    discarded: bool = False
+
+
+@dataclass
+class GoClaim:
+    """A go said while holding unread cards: a claim that no held card fitted under `room`."""
+
+    seat: int
+    room: int
+    count: int
+
+
+@dataclass
+class HandState:
+    dealer: int
+    seats: list[SeatHand]
+    crib: Holding = field(default_factory=Holding)
+    seen: set[Card] = field(default_factory=set)  # every card known this hand, wherever it is
+    starter: Card | None = None
+    count: int = 0
+    series: list[Card] = field(default_factory=list)
+    last_player: int | None = None
+    said_go: set[int] = field(default_factory=set)
+    to_play: int | None = None
+    shown: int = 0  # counts of the show already scored (index into the counting order)
+    go_claims: list[GoClaim] = field(default_factory=list)
+
+    @classmethod
+    def fresh(cls, dealer: int, players: int) -> HandState:
+        return cls(dealer, [SeatHand() for _ in range(players)])
+
+
+@dataclass
+class CribbageState:
+    phase: Phase
+    hand: HandState
+    scores: list[int]  # per side: the front peg
+    backs: list[int]  # per side: the back peg (CR-15)
+    winner: int | None = None
+    violations: list[Effect] = field(default_factory=list)
+    pending: list[Effect] = field(default_factory=list)  # game-start effects, reported on the first event
+
+
+Count = tuple[int, bool]  # (seat, is the crib): one entry of the show's counting order
+
+
+class CribbageGame:
+    def __init__(self, players: int, dealer: int, options: CribbageOptions) -> None:
+        self.options = options
+        self.layout: Layout = table_layout(players, options)
+        self.target = options.game_target
+        sides = self.layout.sides
+        self.state = CribbageState(Phase.DEAL, HandState.fresh(dealer, players), [0] * sides, [0] * sides)
+        if self.layout.start_bonus:
+            # V-five-card: pone pegs "three for last" as the game starts.
+            start: list[Effect] = []
+            self._award(start, [score_effect(self._next_seat(dealer), self.layout.start_bonus,
+                                             "three_for_last")])
+            self.state.pending = start
+
+    # ----- the Engine protocol -------------------------------------------------------------------
+
+    def apply(self, event: Event) -> list[Effect]:
+        kind = event_type(event)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalEvent(f"unknown event type {kind!r} for cribbage")
+        if self.state.phase is Phase.GAME_OVER:
+            raise IllegalEvent(f"the game is over: {self._result_text()}")
+        effects: list[Effect] = []
+        handler(self, event, effects)
+        if self.state.pending:
+            effects[:0] = self.state.pending
+            self.state.pending = []
+        return effects
+
+    def summary(self) -> dict[str, Any]:
+        state = self.state
+        skunk = self.skunk()
+        return {
+            "scores": list(state.scores), "chips": None, "pot": None, "carry": None,
+            "hand_over": state.phase in (Phase.HAND_OVER, Phase.GAME_OVER), "hand_winner": None,
+            "winner": state.winner, "violations": list(state.violations), "skunk": skunk,
+            "match_points": None if skunk is None else self.options.match_points(skunk),
+            "pegs": self.pegs(),
+        }
+
+    # ----- queries -------------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def players(self) -> int:
+        return self.layout.players
+
+    def pegs(self) -> list[dict[str, int]]:
+        """CR-15: front and back peg per side; the gap is the last score."""
+        return [{"back": b, "front": f} for b, f in zip(self.state.backs, self.state.scores)]
+
+    def skunk(self) -> str | None:
+        """CR-14 once the game is won: judged on the lowest loser (with 3 players, the worst skunk)."""
+        if self.state.winner is None:
+            return None
+        losers = [s for side, s in enumerate(self.state.scores) if side != self.state.winner]
+        return self.options.skunk(min(losers))
+
+    def to_act(self) -> int | None:
+        """The seat that must lay a card or say go, during the play."""
+        return self.state.hand.to_play if self.state.phase is Phase.PLAY else None
+
+    def playable(self, seat: int) -> list[Card]:
+        """The known cards of `seat` that fit under 31 now."""
+        hand = self.state.hand
+        return [c for c in hand.seats[seat].holding.known if fits(c, hand.count)]
+
+    def counting_order(self) -> list[Count]:
+        """CR-10 / V-three / V-four: from the dealer's left round to the dealer, then the crib."""
+        dealer = self.state.hand.dealer
+        seats = [(dealer + i) % self.players for i in range(1, self.players + 1)]
+        return [(s, False) for s in seats] + [(dealer, True)]
+
+    def next_count(self) -> Count | None:
+        order = self.counting_order()
+        shown = self.state.hand.shown
+        return order[shown] if self.state.phase is Phase.SHOW and shown < len(order) else None
+
+    def show_cards(self, count: Count) -> tuple[list[Card], int]:
+        """The known cards of a hand or the crib for the show, and how many are still unread."""
+        seat, crib = count
+        hand = self.state.hand
+        if crib:
+            return list(hand.crib.known), hand.crib.unknown
+        held = hand.seats[seat].holding
+        return hand.seats[seat].played + held.known, held.unknown
+
+    # ----- events --------------------------------------------------------------------------------
+
+    def _deal(self, event: Event, effects: list[Effect]) -> None:
+        self._require_phase(Phase.DEAL, "deal")
+        if "hands" in event:
+            self._deal_hands(event)
+        elif "to" in event:
+            self._deal_to_crib(event)
+        else:
+            self._deal_one(event)
+        hand = self.state.hand
+        if sum(s.dealt for s in hand.seats) + hand.crib.size == self.layout.deal_total:
+            self.state.phase = Phase.DISCARD
+
+    def _deal_one(self, event: Event) -> None:
+        hand = self.state.hand
+        seat = event_seat(event, self.players)
+        card = optional_card(event)
+        if hand.seats[seat].dealt == self.layout.dealt:
+            raise IllegalEvent(f"seat {seat} already has {self.layout.dealt} cards")
+        dealt = sum(s.dealt for s in hand.seats)
+        due = (hand.dealer + 1 + dealt) % self.players  # CR-4: one at a time, from the dealer's left
+        if seat != due:
+            raise IllegalEvent(f"deal out of order: seat {due} is due the next card")
+        self._require_unseen(card)
+        self._receive(hand.seats[seat].holding, card)
+        hand.seats[seat].dealt += 1
+
+    def _deal_to_crib(self, event: Event) -> None:
+        hand = self.state.hand
+        if event.get("to") != "crib":
+            raise IllegalEvent(f"malformed deal event: 'to' must be \"crib\", got {event.get('to')!r}")
+        if self.layout.to_crib == 0:
+            raise IllegalEvent(f"no card is dealt straight to the crib with {self.players} players")
+        if hand.crib.size >= self.layout.to_crib:
+            raise IllegalEvent("the crib card has already been dealt")
+        card = optional_card(event)
+        self._require_unseen(card)
+        self._receive(hand.crib, card)
+
+    def _deal_hands(self, event: Event) -> None:
+        hand = self.state.hand
+        dealt = sum(s.dealt for s in hand.seats)
+        if dealt:
+            raise IllegalEvent(f"the hands shorthand must be the whole deal, but {dealt} cards were already dealt")
+        hands = event_hands(event, self.players)
+        named: set[Card] = set()
+        for seat, cards in enumerate(hands):
+            if len(cards) != self.layout.dealt:
+                raise IllegalEvent(f"seat {seat} must be dealt {self.layout.dealt} cards, got {len(cards)}")
+            for card in cards:
+                if card in named:
+                    raise IllegalEvent(f"card {card} is dealt twice")
+                self._require_unseen(card)
+                if card is not None:
+                    named.add(card)
+        for seat, cards in enumerate(hands):
+            for card in cards:
+                self._receive(hand.seats[seat].holding, card)
+            hand.seats[seat].dealt = len(cards)
+
+    def _discard(self, event: Event, effects: list[Effect]) -> None:
+        self._require_phase(Phase.DISCARD, "discard")
+        hand = self.state.hand
+        seat = event_seat(event, self.players)
+        if hand.seats[seat].discarded:
+            raise IllegalEvent(f"seat {seat} has already discarded")
+        cards = _optional_cards(event)
+        if len(cards) != self.layout.discard:
+            raise IllegalEvent(f"seat {seat} must discard exactly {self.layout.discard} card(s) to the crib, "
+                               f"got {len(cards)}")
+        self._require_in_hand(seat, cards)
+        for card in cards:
+            hand.seats[seat].holding.take(card)
+            self._receive(hand.crib, card)
+        hand.seats[seat].discarded = True
+        if all(s.discarded for s in hand.seats):
+            self.state.phase = Phase.STARTER
+
+    def _starter(self, event: Event, effects: list[Effect]) -> None:
+        self._require_phase(Phase.STARTER, "starter")
+        hand = self.state.hand
+        card = event_card(event)
+        self._require_unseen(card)
+        hand.starter = card
+        hand.seen.add(card)
+        if card.rank == JACK:  # CR-5: his heels, which may win the game on the spot
+            self._award(effects, [score_effect(hand.dealer, HEELS, "heels", cards=[str(card)])])
+            if self.state.winner is not None:
+                return
+        self.state.phase = Phase.PLAY
+        hand.to_play = self._next_seat(hand.dealer)  # CR-6 / V-three / V-four: the dealer's left leads
+
+    def _play(self, event: Event, effects: list[Effect]) -> None:
+        seat = self._require_turn(event, "play")
+        hand = self.state.hand
+        card = event_card(event)
+        self._require_in_hand(seat, [card])
+        if not fits(card, hand.count):
+            raise IllegalEvent(f"illegal: {card} would take the count past {LIMIT} (count is {hand.count})")
+        self._check_go_claims(effects, seat, [card])
+        hand.seats[seat].holding.take(card)
+        hand.seats[seat].played.append(card)
+        hand.seen.add(card)
+        hand.series.append(card)
+        hand.count += count_value(card)
+        hand.last_player = seat
+        self._award(effects, [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards],
+                                           count=hand.count) for p in play_points(hand.series)])
+        if self.state.winner is not None:
+            return
+        if hand.count == LIMIT or self._next_actor(seat) is None:
+            self._end_series(effects)
+        else:
+            hand.to_play = self._next_actor(seat)
+
+    def _go(self, event: Event, effects: list[Effect]) -> None:
+        seat = self._require_turn(event, "go")
+        hand = self.state.hand
+        held = hand.seats[seat].holding
+        if hand.count == 0:
+            raise IllegalEvent("illegal go: any card can be laid at count 0")
+        can_lay = self.playable(seat)
+        if can_lay:
+            raise IllegalEvent(f"illegal go: seat {seat} can lay {can_lay[0]} (count is {hand.count})")
+        if held.unknown:
+            hand.go_claims.append(GoClaim(seat, LIMIT - hand.count, hand.count))
+        hand.said_go.add(seat)
+        if self._next_actor(seat) is None:
+            self._end_series(effects)
+        else:
+            hand.to_play = self._next_actor(seat)
+
+    def _reveal(self, event: Event, effects: list[Effect]) -> None:
+        if self.state.phase not in (Phase.SHOW, Phase.HAND_OVER):
+            raise IllegalEvent(f"no reveal now: the hand is in the {self.state.phase.value} phase")
+        count = self._event_count(event)
+        cards = event_cards(event)
+        order = self.counting_order()
+        index = order.index(count)
+        known, unknown = self.show_cards(count)
+        if index < self.state.hand.shown or self.state.phase is Phase.HAND_OVER:
+            if set(cards) != set(known) or unknown:
+                raise IllegalEvent(f"the reveal does not match {_count_name(count)}, already counted as "
+                                   f"{' '.join(map(str, known))}")
+            return
+        if index > self.state.hand.shown:
+            raise IllegalEvent(f"out of order: {_count_name(order[self.state.hand.shown])} counts first")
+        size = len(known) + unknown
+        if len(cards) != size:
+            raise IllegalEvent(f"{_count_name(count)} has {size} cards, the reveal lists {len(cards)}")
+        missing = [c for c in known if c not in cards]
+        if missing:
+            raise IllegalEvent(f"the reveal leaves out {missing[0]}, known to be in {_count_name(count)}")
+        new = [c for c in cards if c not in known]
+        for card in new:
+            self._require_unseen(card)
+        seat, crib = count
+        if not crib:
+            self._check_go_claims(effects, seat, new)
+        holding = self.state.hand.crib if crib else self.state.hand.seats[seat].holding
+        for card in new:
+            holding.take(None)
+            self._receive(holding, card)
+        self._advance_show(effects)
+
+    def _claim(self, event: Event, effects: list[Effect]) -> None:
+        if not self.options.muggins:
+            raise IllegalEvent("claims are only made with the muggins option")
+        self._require_phase(Phase.SHOW, "claim")
+        count = self._event_count(event)
+        points = require_int(event, "points")
+        if points < 0:
+            raise IllegalEvent(f"a claim cannot be negative, got {points}")
+        expected = self.next_count()
+        if count != expected:
+            raise IllegalEvent(f"out of order: {_count_name(expected)} counts now")  # type: ignore[arg-type]
+        cards, unknown = self.show_cards(count)
+        if unknown:
+            raise IllegalEvent(f"{_count_name(count)} is not known yet: reveal it before claiming")
+        show = score_show(cards, self.state.hand.starter, crib=count[1])  # type: ignore[arg-type]
+        if points > show.total:
+            raise IllegalEvent(f"claim of {points} refused: {_count_name(count)} is worth {show.total}")
+        taker = self._muggins_taker(event, count[0])
+        if points == show.total:
+            self._award(effects, _show_effects(count, show))
+        else:
+            where = "crib" if count[1] else "hand"
+            if points:
+                self._award(effects, [score_effect(count[0], points, "claim", show=where, claimed=points)])
+            if self.state.winner is None:
+                missed = [{"reason": p.reason, "points": p.points, "cards": [str(c) for c in p.cards]}
+                          for p in show.parts]
+                self._award(effects, [score_effect(taker, show.total - points, "muggins", show=where,
+                                                   owner=count[0], breakdown=missed)])
+        if self.state.winner is None:
+            self.state.hand.shown += 1
+            self._advance_show(effects)
+
+    def _new_hand(self, event: Event, effects: list[Effect]) -> None:
+        if self.state.phase is not Phase.HAND_OVER:
+            raise IllegalEvent(f"the hand is not over (it is in the {self.state.phase.value} phase)")
+        dealer = self._next_seat(self.state.hand.dealer)  # CR-3: the deal passes to the left
+        if "dealer" in event and require_int(event, "dealer") != dealer:
+            raise IllegalEvent(f"new_hand: the deal passes to seat {dealer}, not seat {event['dealer']}")
+        self.state.hand = HandState.fresh(dealer, self.players)
+        self.state.phase = Phase.DEAL
+
+    # ----- the play and the show -----------------------------------------------------------------
+
+    def _next_actor(self, after: int) -> int | None:
+        """The next seat clockwise (possibly `after` itself) still holding cards and not out on a go."""
+        hand = self.state.hand
+        for step in range(1, self.players + 1):
+            seat = (after + step) % self.players
+            if hand.seats[seat].holding.size and seat not in hand.said_go:
+                return seat
+        return None
+
+    def _end_series(self, effects: list[Effect]) -> None:
+        """CR-7: nobody can lay: 1 for the go / last card (none after 31), reset, the next seat leads."""
+        hand = self.state.hand
+        last = hand.last_player
+        assert last is not None  # a go at count 0 is refused, so every series has a card
+        cards_left = any(s.holding.size for s in hand.seats)
+        play_over = self.layout.single_series or not cards_left
+        if hand.count != LIMIT:
+            self._award(effects, [score_effect(last, 1, "last_card" if play_over else "go", count=hand.count)])
+            if self.state.winner is not None:
+                return
+        hand.count, hand.series, hand.said_go = 0, [], set()
+        if play_over:
+            hand.to_play = None
+            self.state.phase = Phase.SHOW
+            self._advance_show(effects)
+        else:
+            hand.to_play = self._next_actor(last)
+
+    def _advance_show(self, effects: list[Effect]) -> None:
+        """Score every count that is next in order and fully known (not with muggins: claims score)."""
+        hand = self.state.hand
+        order = self.counting_order()
+        while hand.shown < len(order) and not self.options.muggins:
+            count = order[hand.shown]
+            cards, unknown = self.show_cards(count)
+            if unknown:
+                return
+            self._award(effects, _show_effects(count, score_show(cards, hand.starter, crib=count[1])))  # type: ignore[arg-type]
+            if self.state.winner is not None:
+                return
+            hand.shown += 1
+        if hand.shown == len(order):
+            self.state.phase = Phase.HAND_OVER
+
+    def _award(self, effects: list[Effect], unit: list[Effect]) -> None:
+        """Peg one announcement (one card's points, one count): CR-13 ends the game when a side gets there."""
+        moved: dict[int, int] = {}
+        for effect in unit:
+            side = self.layout.side(effect["seat"])
+            moved[side] = moved.get(side, 0) + effect["points"]
+            effects.append(effect)
+        for side, points in moved.items():
+            self.state.backs[side] = self.state.scores[side]  # CR-15: the back peg leapfrogs
+            self.state.scores[side] += points
+            if self.state.winner is None and self.state.scores[side] >= self.target:
+                self.state.winner = side
+                self.state.phase = Phase.GAME_OVER
+
+    # ----- checks (no state changes) -------------------------------------------------------------
+
+    def _require_phase(self, phase: Phase, what: str) -> None:
+        if self.state.phase is phase:
+            return
+        if self.state.phase is Phase.HAND_OVER:
+            raise IllegalEvent(f"no {what} now: the hand is over (send new_hand)")
+        raise IllegalEvent(f"no {what} now: the hand is in the {self.state.phase.value} phase")
+
+    def _require_turn(self, event: Event, what: str) -> int:
+        self._require_phase(Phase.PLAY, what)
+        seat = event_seat(event, self.players)
+        if seat != self.state.hand.to_play:
+            raise IllegalEvent(f"not your turn: seat {self.state.hand.to_play} is to play")
+        return seat
+
+    def _require_unseen(self, card: Card | None) -> None:
+        if card is not None and card in self.state.hand.seen:
+            raise IllegalEvent(f"card {card} is already {self._where(card)} this hand")
+
+    def _require_in_hand(self, seat: int, cards: list[Card | None]) -> None:
+        """Each card is a known card of the seat's hand or one of its unread cards (None: unnamed)."""
+        held = self.state.hand.seats[seat].holding
+        from_unread = [c for c in cards if c is None or c not in held.known]
+        for card in from_unread:
+            if card is not None and (card in self.state.hand.seen or not held.unknown):
+                where = f" (it is {self._where(card)})" if card in self.state.hand.seen else ""
+                raise IllegalEvent(f"card {card} is not in seat {seat}'s hand{where}")
+        if len(from_unread) > held.unknown:
+            raise IllegalEvent(f"seat {seat} holds {held.unknown} unread card(s): name the cards it lays")
+
+    def _check_go_claims(self, effects: list[Effect], seat: int, cards: list[Card]) -> None:
+        """A card held since an earlier go that would have fitted proves the go false (a violation)."""
+        hand = self.state.hand
+        for claim in list(hand.go_claims):
+            fitting = [c for c in cards if claim.seat == seat and count_value(c) <= claim.room]
+            if fitting:
+                hand.go_claims.remove(claim)
+                violation = violation_effect("false_go", seat, card=str(fitting[0]), count=claim.count)
+                self.state.violations.append(violation)
+                effects.append(violation)
+
+    def _event_count(self, event: Event) -> Count:
+        seat = event_seat(event, self.players)
+        crib = event.get("crib", False)
+        if not isinstance(crib, bool):
+            raise IllegalEvent(f"malformed {event_type(event)} event: 'crib' must be true or false")
+        if crib and seat != self.state.hand.dealer:
+            raise IllegalEvent(f"the crib belongs to the dealer, seat {self.state.hand.dealer}")
+        return seat, crib
+
+    def _muggins_taker(self, event: Event, owner: int) -> int:
+        """Who pegs missed points: `by` if given (an opponent), else the next opponent clockwise."""
+        if "by" in event:
+            taker = require_int(event, "by")
+            if not 0 <= taker < self.players:
+                raise IllegalEvent(f"no seat {taker} at this table (seats 0..{self.players - 1})")
+        else:
+            taker = next(s for s in ((owner + i) % self.players for i in range(1, self.players))
+                         if self.layout.side(s) != self.layout.side(owner))
+        if self.layout.side(taker) == self.layout.side(owner):
+            raise IllegalEvent(f"muggins is called by an opponent, not seat {taker}")
+        return taker
+
+    def _where(self, card: Card) -> str:
+        """Where a known card is, for error messages."""
+        hand = self.state.hand
+        if card == hand.starter:
+            return "the starter"
+        if card in hand.crib.known:
+            return "in the crib"
+        for seat, seat_hand in enumerate(hand.seats):
+            if card in seat_hand.played:
+                return f"played by seat {seat}"
+            if card in seat_hand.holding.known:
+                return f"in seat {seat}'s hand"
+        return "seen"
+
+    # ----- small helpers -------------------------------------------------------------------------
+
+    def _receive(self, holding: Holding, card: Card | None) -> None:
+        holding.add(card)
+        if card is not None:
+            self.state.hand.seen.add(card)
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _result_text(self) -> str:
+        scores = "-".join(str(s) for s in self.state.scores)
+        return f"side {self.state.winner} won ({scores})"
+
+
+def _optional_cards(event: Event) -> list[Card | None]:
+    """A card list in which unread (face-down) cards are null."""
+    values = event.get("cards")
+    if not isinstance(values, list):
+        raise IllegalEvent(f"malformed {event_type(event)} event: 'cards' must be a list of cards")
+    cards = [None if v is None else parse_card_field(v, f"{event_type(event)} event 'cards'") for v in values]
+    named = [c for c in cards if c is not None]
+    if len(set(named)) != len(named):
+        raise IllegalEvent("the same card is listed twice in 'cards'")
+    return cards
+
+
+def _show_effects(count: Count, show: ShowScore) -> list[Effect]:
+    """One score effect per breakdown part (CR-12)."""
+    seat, crib = count
+    where = "crib" if crib else "hand"
+    return [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards], show=where)
+            for p in show.parts]
+
+
+def _count_name(count: Count) -> str:
+    seat, crib = count
+    return f"seat {seat}'s crib" if crib else f"seat {seat}'s hand"
+
+
+_HANDLERS = {
+    "deal": CribbageGame._deal,
+    "discard": CribbageGame._discard,
+    "starter": CribbageGame._starter,
+    "play": CribbageGame._play,
+    "go": CribbageGame._go,
+    "reveal": CribbageGame._reveal,
+    "claim": CribbageGame._claim,
+    "new_hand": CribbageGame._new_hand,
+}
+
+
+def new_game(header: Header) -> CribbageGame:
+    if header.chips is not None:
+        raise SetupError("cribbage is not played for chips: 'chips' must be null")
+    return CribbageGame(len(header.players), header.dealer, parse_cribbage_options(header.options))

@@ -1,0 +1,309 @@
+"""The Femkort engine: a pure state machine over hand-history events (rules/femkort.md, FK-R1..R19, V1..V5).
+
+Events: `deal` (single cards or the `hands` shorthand; `"card": null` when unread), `play`, `new_hand`
+(optional `"dealer"` assertion), and the V1 events `redeal_request` / `redeal_answer`. This engine adds:
+
+* `{"type": "time_up"}` — the session time has run out (FK-R17). Accepted between hands only (a hand in
+  progress is finished first). The winner is picked by the time-out rule; a tie starts a decider hand.
+
+Effects: chip movements (`stake`, `restake`, `pot`, `kitty`, `carry`), `violation` effects (revokes proven
+in unread hands), and `note` effects that move no chips (`trick`, `trump`, `contenders`, `hand_won`,
+`no_winner`, `redeal_requested`, `redeal_declined`, `redeal`, `decider`, `match_won`).
+
+Money (GAP choices documented in controller/femkort/README.md): the stakes of a hand are paid on its first
+event line, the carry (a no-winner hand's pot, or the V2 session kitty) joins the pot at that moment; a
+normal hand whose stakes a seat cannot pay ends the match by the time-out rule ("short_stack").
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..cards import Card
+from ..chips import CARRY, POT, Chips
+from ..engine import Effect, Event, IllegalEvent, SetupError
+from ..events import event_card, event_hands, event_seat, event_type, optional_card, require_int
+from ..history import Header
+from ..options import parse_options
+from . import hand as hands
+from .options import HAND_SIZE, MAX_PLAYERS, FemkortOptions
+from .state import MatchState, Phase, note
+
+
+class FemkortGame:
+    """Judge Femkort events one at a time; a rejected event raises IllegalEvent and changes nothing."""
+
+    def __init__(self, options: FemkortOptions, dealer: int, balances: list[int]) -> None:
+        players = len(balances)
+        first = hands.make_hand(1, dealer, range(players), players, options.stake, "stake", options)
+        self.state = MatchState(options, Chips(list(balances)), first, pots_won=[0] * players)
+
+    # ---- the Engine protocol ------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> list[Effect]:
+        kind = event_type(event)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalEvent(f"femkort has no '{kind}' event (it knows {', '.join(sorted(_HANDLERS))})")
+        if self.state.phase is Phase.MATCH_OVER:
+            raise IllegalEvent(f"the match is over: seat {self.state.winner} won it")
+        return handler(self, event)
+
+    def summary(self) -> dict[str, Any]:
+        s = self.state
+        return {"scores": None, "chips": list(s.chips.balances), "pot": s.chips.pot, "carry": s.chips.carry,
+                "hand_over": self.hand_over, "hand_winner": s.hand_winner, "winner": s.winner,
+                "violations": list(s.violations), "pots_won": list(s.pots_won)}
+
+    # ---- read-only helpers for the table session and tests ------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state.hands_finished > 0 and self.state.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
+
+    def to_play(self) -> int | None:
+        """The seat whose card is expected next, once the deal is done."""
+        hand = self.state.hand
+        if self.state.phase is Phase.DEALING and hands.wrong_sizes(hand, deal_over=True):
+            return None
+        if self.state.phase not in (Phase.DEALING, Phase.PLAYING):
+            return None
+        return hand.order[len(hand.trick)]
+
+    def legal_plays(self, seat: int) -> list[Card]:
+        return hands.legal_plays(self.state.hand, seat)
+
+    # ---- events ---------------------------------------------------------------------------------------
+
+    def _on_new_hand(self, event: Event) -> list[Effect]:
+        self._require_between("new_hand")
+        if event.get("dealer") is not None:
+            dealer = require_int(event, "dealer")
+            if dealer != self.state.hand.dealer:
+                raise IllegalEvent(f"dealer: seat {self.state.hand.dealer} deals hand {self.state.hand.number}, "
+                                   f"not seat {dealer}")
+        return self._start_hand()
+
+    def _on_deal(self, event: Event) -> list[Effect]:
+        s = self.state
+        if s.phase not in (Phase.BETWEEN_HANDS, Phase.DEALING):
+            raise IllegalEvent(self._busy_reason("deal"))
+        if "hands" in event:
+            dealt = event_hands(event, s.players)
+            hands.check_hands_deal(s.hand, dealt, s.options)
+            effects = self._start_hand() + hands.deal_hands(s.hand, dealt, s.options)
+            deal_over = True
+        else:
+            if event.get("to") is not None:
+                raise IllegalEvent("femkort deals only to seats (no 'to')")
+            seat, card = event_seat(event, s.players), optional_card(event)
+            hands.check_single_deal(s.hand, seat, card, s.options)
+            effects = self._start_hand() + hands.deal_card(s.hand, seat, card, s.options)
+            deal_over = False
+        sizes = hands.wrong_sizes(s.hand, deal_over)
+        return effects + (self._no_winner(sizes) if sizes else [])
+
+    def _on_play(self, event: Event) -> list[Effect]:
+        s = self.state
+        if s.phase not in (Phase.DEALING, Phase.PLAYING):
+            raise IllegalEvent(self._busy_reason("play"))
+        seat, card = event_seat(event, s.players), event_card(event)
+        sizes = hands.wrong_sizes(s.hand, deal_over=True) if s.phase is Phase.DEALING else None
+        if sizes:  # GAP-FK-3: the first card played ends the deal; a short hand voids it
+            return self._no_winner(sizes)
+        hands.check_play(s.hand, seat, card)
+        s.phase = Phase.PLAYING
+        result = hands.play_card(s.hand, seat, card, s.options.contender_rule)
+        s.violations += result.violations
+        if result.hand_winner is None:
+            return result.effects
+        return result.effects + self._hand_won(result.hand_winner)
+
+    def _on_redeal_request(self, event: Event) -> list[Effect]:
+        """V1: before the first card is played, any player may ask; every other player answers."""
+        s = self.state
+        if not s.options.redeal_on_request:
+            raise IllegalEvent("redeal on request (V1) is not played at this table")
+        if s.phase is not Phase.DEALING:
+            raise IllegalEvent(self._busy_reason("redeal_request"))
+        seat = self._hand_seat(event)
+        sizes = [s.hand.holdings[x].size for x in s.hand.seats]
+        if any(size != HAND_SIZE for size in sizes):
+            raise IllegalEvent(f"the deal is not finished (hand sizes {sizes}): ask for a redeal after it")
+        s.hand.redeal_by, s.hand.agreed = seat, []
+        s.phase = Phase.REDEAL_VOTE
+        return [note("redeal_requested", by=seat)]
+
+    def _on_redeal_answer(self, event: Event) -> list[Effect]:
+        s = self.state
+        if s.phase is not Phase.REDEAL_VOTE:
+            raise IllegalEvent("redeal_answer: no redeal request is waiting for answers")
+        seat = self._hand_seat(event)
+        agree = event.get("agree")
+        if not isinstance(agree, bool):
+            raise IllegalEvent(f"malformed redeal_answer event: 'agree' must be true or false, got {agree!r}")
+        if seat == s.hand.redeal_by or seat in s.hand.agreed:
+            raise IllegalEvent(f"seat {seat} has already answered the redeal request")
+        if not agree:  # one refusal decides: play on as dealt (GAP-FK-8: the request may be repeated)
+            s.hand.redeal_by, s.hand.agreed = None, []
+            s.phase = Phase.DEALING
+            return [note("redeal_declined", by=seat)]
+        s.hand.agreed.append(seat)
+        if len(s.hand.agreed) < len(s.hand.seats) - 1:
+            return []
+        hands.clear_deal(s.hand)  # GAP-FK-7: same dealer, same pot, no extra stake
+        s.hand.redeal_by, s.hand.agreed = None, []
+        s.phase = Phase.DEALING
+        return [note("redeal", dealer=s.hand.dealer)]
+
+    def _on_time_up(self, event: Event) -> list[Effect]:
+        """FK-R17: the session time ran out. Between hands only; a second time_up is refused."""
+        s = self.state
+        if s.time_up:
+            raise IllegalEvent(f"time is already up: the decider between seats {list(s.decider or ())} is on")
+        self._require_between("time_up")
+        s.time_up = True
+        return self._end_by_time_rule("time_up", s.hand.dealer)
+
+    # ---- the match: stakes, pots, dealers, the end (FK-R5, R6, R14, R16..R18, V2, V4) ------------------
+
+    def _start_hand(self) -> list[Effect]:
+        """FK-R6 / FK-R16: the stakes are paid (and the carry joins the pot) on the hand's first line."""
+        s, chips = self.state, self.state.chips
+        if s.hand.started:
+            return []
+        chips.move(CARRY, POT, chips.carry, "carry")
+        effects: list[Effect] = []
+        for seat in s.hand.seats:
+            if s.hand.stake:
+                effects += chips.move(seat, POT, s.hand.stake, s.hand.stake_reason)
+        s.hand.started = True
+        s.phase = Phase.DEALING
+        return effects
+
+    def _hand_won(self, winner: int) -> list[Effect]:
+        s = self.state
+        s.pots_won[winner] += 1
+        s.hand_winner = winner
+        s.hands_finished += 1
+        effects = [note("hand_won", hand=s.hand.number, winner=winner)]
+        if s.decider is not None:
+            return effects + self._match_over(winner, "decider")
+        if s.pots_won[winner] >= s.options.pots_to_win:
+            return effects + self._match_over(winner, "pots")
+        if s.options.best_of_three:
+            s.chips.move(POT, CARRY, s.chips.pot, "kitty")  # GAP-FK-9: the session kitty waits for the end
+        else:
+            effects += s.chips.move(POT, winner, s.chips.pot, "pot")  # FK-R14
+        return effects + self._next_hand(s.hand.dealer + 1, restake=False)
+
+    def _no_winner(self, sizes: list[int]) -> list[Effect]:
+        """FK-R16 / GAP-FK-3: the pot is carried to a redeal by the same dealer (GAP-FK-4), re-staked."""
+        s = self.state
+        s.hand_winner = None
+        s.hands_finished += 1
+        s.chips.move(POT, CARRY, s.chips.pot, "carry")
+        effects = [note("no_winner", hand=s.hand.number, cause="hand_sizes", sizes=sizes)]
+        return effects + self._next_hand(s.hand.dealer, restake=True)
+
+    def _next_hand(self, dealer_from: int, restake: bool) -> list[Effect]:
+        """Set up the next hand (stakes paid on its first line); a seat short of the stake ends the match."""
+        s = self.state
+        seats = s.decider or tuple(range(s.players))
+        dealer = hands.clockwise_from(seats, dealer_from % s.players, s.players)[0]
+        stake = s.options.stake * (2 if restake and s.options.stake_escalation else 1)  # V4 / GAP-FK-10
+        short = [x for x in seats if s.chips.balances[x] < stake]
+        if s.decider is not None:
+            stake = min([stake] + [s.chips.balances[x] for x in seats])  # a decider is always played
+        elif short:
+            return self._end_by_time_rule("short_stack", dealer)
+        s.hand = hands.make_hand(s.hands_finished + 1, dealer, seats, s.players, stake,
+                                 "restake" if restake else "stake", s.options)
+        s.phase = Phase.BETWEEN_HANDS
+        return []
+
+    def _end_by_time_rule(self, cause: str, dealer_from: int) -> list[Effect]:
+        """GAP-FK-5: most chips wins (V2: most pots); FK-R18: a tie plays a decider hand (GAP-FK-6)."""
+        s = self.state
+        measure = s.pots_won if s.options.best_of_three else s.chips.balances
+        best = max(measure)
+        leaders = tuple(seat for seat, value in enumerate(measure) if value == best)
+        if len(leaders) == 1:
+            return self._match_over(leaders[0], cause)
+        s.decider = leaders
+        return [note("decider", seats=list(leaders), cause=cause)] + self._next_hand(dealer_from, restake=False)
+
+    def _match_over(self, winner: int, cause: str) -> list[Effect]:
+        """The winner takes what is left in the pot and the carry (the V2 kitty, or a no-winner pot)."""
+        s, chips = self.state, self.state.chips
+        kitty = s.options.best_of_three
+        effects: list[Effect] = []
+        if chips.pot:
+            effects += chips.move(POT, winner, chips.pot, "kitty" if kitty else "pot")
+        if chips.carry:
+            effects += chips.move(CARRY, winner, chips.carry, "kitty" if kitty else "carry")
+        s.winner = winner
+        s.phase = Phase.MATCH_OVER
+        return effects + [note("match_won", winner=winner, cause=cause)]
+
+    # ---- shared checks ----------------------------------------------------------------------------------
+
+    def _hand_seat(self, event: Event) -> int:
+        seat = event_seat(event, self.state.players)
+        if seat not in self.state.hand.seats:
+            raise IllegalEvent(f"seat {seat} does not play this hand")
+        return seat
+
+    def _require_between(self, what: str) -> None:
+        if self.state.phase is not Phase.BETWEEN_HANDS:
+            raise IllegalEvent(self._busy_reason(what))
+
+    def _busy_reason(self, what: str) -> str:
+        """Why `what` does not fit the current phase."""
+        s = self.state
+        hand = s.hand
+        if s.phase is Phase.BETWEEN_HANDS:
+            return f"{what}: hand {hand.number} has not started: deal the cards first"
+        if s.phase is Phase.REDEAL_VOTE:
+            waiting = [x for x in hand.seats if x != hand.redeal_by and x not in hand.agreed]
+            return f"{what}: seat {hand.redeal_by}'s redeal request is waiting for seats {waiting}"
+        if s.phase is Phase.DEALING:
+            return f"{what}: hand {hand.number} has started (dealing, no card played yet)"
+        return f"{what}: hand {hand.number} is being played (trick {hand.trick_number})"
+
+
+_HANDLERS: dict[str, Callable[[FemkortGame, Event], list[Effect]]] = {
+    "deal": FemkortGame._on_deal,
+    "play": FemkortGame._on_play,
+    "new_hand": FemkortGame._on_new_hand,
+    "redeal_request": FemkortGame._on_redeal_request,
+    "redeal_answer": FemkortGame._on_redeal_answer,
+    "time_up": FemkortGame._on_time_up,
+}
+
+
+def new_game(header: Header) -> FemkortGame:
+    """Start a match from a history header (FK-R1 player count, options, starting chips)."""
+    try:
+        options = parse_options(FemkortOptions, header.options)
+    except SetupError as error:
+        raise SetupError(f"femkort: {error}") from None
+    players = len(header.players)
+    if not options.min_players <= players <= MAX_PLAYERS:
+        two = "" if options.allow_two_players else " (2 only with allow_two_players)"
+        raise SetupError(f"femkort is for {options.min_players}-{MAX_PLAYERS} players{two}, got {players}")
+    return FemkortGame(options, header.dealer, _starting_chips(header, options))
+
+
+def _starting_chips(header: Header, options: FemkortOptions) -> list[int]:
+    if header.chips is not None and "starting_stack" in header.options:
+        raise SetupError("femkort: give the starting chips either in 'chips' or as 'starting_stack', not both")
+    chips = [options.starting_stack] * len(header.players) if header.chips is None else list(header.chips)
+    poor = [seat for seat, amount in enumerate(chips) if amount < options.stake]
+    if poor:  # the first hand's stakes must be payable (FK-R6)
+        raise SetupError(f"femkort: seat {poor[0]} starts with {chips[poor[0]]} chips, "
+                         f"less than the stake {options.stake}")
+    return chips

@@ -1,0 +1,218 @@
+"""One Femkort hand: the deal, the tricks and the proofs of revokes in unread hands (FK-R7..FK-R15, V5).
+
+Each step is a `check_*` that raises IllegalEvent and changes nothing, and an action that assumes its check
+passed. Chips and the match are game.py's business: here a finished hand just names its winner.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from ..cards import Card
+from ..engine import Effect, IllegalEvent, violation_effect
+from .options import HAND_SIZE, TRICKS, FemkortOptions
+from .state import Hand, Holding, note
+from .tricks import TrickRules, claim_of, illegal_reason, legal_cards, winning_index
+
+VIOLATED_RULE = {"revoke": "FK-R10", "failure_to_head": "FK-R11"}
+
+
+def clockwise_from(seats: Iterable[int], start: int, players: int) -> tuple[int, ...]:
+    """`seats` in clockwise order beginning at `start` (or the first of them after it)."""
+    return tuple(sorted(seats, key=lambda s: (s - start) % players))
+
+
+def make_hand(number: int, dealer: int, seats: Iterable[int], players: int, stake: int, stake_reason: str,
+              options: FemkortOptions) -> Hand:
+    """A hand ready to deal: forehand (left of the dealer) leads trick 1, the dealer plays last (FK-R7, R9)."""
+    order = clockwise_from(seats, dealer + 1, players)
+    rules = TrickRules(None, not options.no_head_obligation, options.head_semantics)
+    return Hand(number, dealer, order, stake, stake_reason, [Holding() for _ in range(players)],
+                rules=rules, order=order, tricks_won={s: 0 for s in order})
+
+
+def clear_deal(hand: Hand) -> None:
+    """V1: every hand is collected for a redeal (same dealer, same pot: GAP-FK-7)."""
+    hand.holdings = [Holding() for _ in hand.holdings]
+    hand.owner.clear()
+    hand.rules = replace(hand.rules, trump=None)
+    hand.trump_card = None
+
+
+# ---- the deal ---------------------------------------------------------------------------------------
+
+def dealt_count(hand: Hand) -> int:
+    return sum(h.size for h in hand.holdings)
+
+
+def wrong_sizes(hand: Hand, deal_over: bool) -> list[int] | None:
+    """GAP-FK-3: the hand sizes when one is wrong (over 5 at once; other than 5 once the deal is over)."""
+    sizes = [h.size for h in hand.holdings]
+    bad = any(sizes[s] > HAND_SIZE or (deal_over and sizes[s] != HAND_SIZE) for s in hand.seats)
+    return sizes if bad else None
+
+
+def _check_receiver(hand: Hand, seat: int) -> None:
+    if seat not in hand.seats:
+        raise IllegalEvent(f"seat {seat} does not play this hand (seats {_seat_list(hand.seats)})")
+
+
+def _check_new_card(hand: Hand, card: Card | None, already: Iterable[Card] = ()) -> None:
+    if card is not None and (card in hand.owner or card in already):
+        raise IllegalEvent(f"card {card} was already dealt this hand")
+
+
+def _check_trump_read(hand: Hand, seat: int, position: int, card: Card | None, options: FemkortOptions) -> None:
+    if options.trump and seat == hand.dealer and position == HAND_SIZE - 1 and card is None:
+        raise IllegalEvent("trump (V5): the dealer's fifth card is turned face up and must be read")
+
+
+def check_single_deal(hand: Hand, seat: int, card: Card | None, options: FemkortOptions) -> None:
+    _check_receiver(hand, seat)
+    _check_new_card(hand, card)
+    _check_trump_read(hand, seat, hand.holdings[seat].size, card, options)
+
+
+def deal_card(hand: Hand, seat: int, card: Card | None, options: FemkortOptions) -> list[Effect]:
+    holding = hand.holdings[seat]
+    if card is None:
+        holding.unknown += 1
+    else:
+        holding.known.append(card)
+        hand.owner[card] = seat
+    if options.trump and seat == hand.dealer and holding.size == HAND_SIZE:
+        return _turn_trump(hand, card)
+    return []
+
+
+def check_hands_deal(hand: Hand, hands: Sequence[Sequence[Card | None]], options: FemkortOptions) -> None:
+    if dealt_count(hand):
+        raise IllegalEvent(f"the 'hands' shorthand is the whole deal, but {dealt_count(hand)} cards "
+                           "were already dealt this hand")
+    seen: set[Card] = set()
+    for seat, cards in enumerate(hands):
+        if cards and seat not in hand.seats:
+            _check_receiver(hand, seat)
+        for position, card in enumerate(cards):
+            _check_new_card(hand, card, seen)
+            _check_trump_read(hand, seat, position, card, options)
+            if card is not None:
+                seen.add(card)
+
+
+def deal_hands(hand: Hand, hands: Sequence[Sequence[Card | None]], options: FemkortOptions) -> list[Effect]:
+    effects: list[Effect] = []
+    for position in range(max(map(len, hands), default=0)):  # the deal order, one card at a time
+        for seat in hand.seats:
+            if position < len(hands[seat]):
+                effects += deal_card(hand, seat, hands[seat][position], options)
+    return effects
+
+
+def _turn_trump(hand: Hand, card: Card | None) -> list[Effect]:
+    """V5 / GAP-FK-11: the dealer's last card shows the trump suit and stays in his hand."""
+    assert card is not None  # guaranteed by _check_trump_read
+    hand.trump_card = card
+    hand.rules = replace(hand.rules, trump=card.suit)
+    return [note("trump", card=str(card), suit=card.suit.word)]
+
+
+# ---- the play ---------------------------------------------------------------------------------------
+
+def check_play(hand: Hand, seat: int, card: Card) -> None:
+    """FK-R19: out of turn, a second card in one trick, a card not held, a revoke (FK-R10/R11)."""
+    _check_turn(hand, seat)
+    _check_holds(hand, seat, card)
+    holding = hand.holdings[seat]
+    cards = holding.known if card in holding.known else [*holding.known, card]
+    reason = illegal_reason(cards, card, hand.trick, hand.rules, seat)
+    if reason:
+        raise IllegalEvent(reason)
+
+
+def _check_turn(hand: Hand, seat: int) -> None:
+    _check_receiver(hand, seat)
+    position = len(hand.trick)
+    if seat in hand.order[:position]:
+        raise IllegalEvent(f"seat {seat} has already played to trick {hand.trick_number}")
+    if seat not in hand.order:
+        raise IllegalEvent(f"seat {seat} is not a contender in trick {TRICKS}: "
+                           f"it won none of tricks 1-{TRICKS - 1} (contender_rule won_a_trick)")
+    if hand.order[position] != seat:
+        raise IllegalEvent(f"not your turn: seat {hand.order[position]} is to play")
+
+
+def _check_holds(hand: Hand, seat: int, card: Card) -> None:
+    if card in hand.played:
+        raise IllegalEvent(f"card {card} was already played this hand (trick {hand.played[card]})")
+    owner = hand.owner.get(card)
+    if owner != seat and (owner is not None or hand.holdings[seat].unknown == 0):
+        raise IllegalEvent(f"card {card} is not in seat {seat}'s hand")
+
+
+@dataclass
+class PlayResult:
+    effects: list[Effect] = field(default_factory=list)
+    violations: list[Effect] = field(default_factory=list)
+    hand_winner: int | None = None
+
+
+def play_card(hand: Hand, seat: int, card: Card, contender_rule: str) -> PlayResult:
+    """Play a card that passed check_play; resolves the trick when it is complete."""
+    holding = hand.holdings[seat]
+    from_unread = card not in holding.known
+    others_unread = holding.unknown - (1 if from_unread else 0)
+    if from_unread:
+        holding.unknown -= 1
+    else:
+        holding.known.remove(card)
+    result = PlayResult()
+    result.violations = _proven_violations(hand, seat, card)
+    result.effects += result.violations
+    claim = claim_of(card, hand.trick, hand.rules) if others_unread else None
+    if claim is not None:
+        hand.claims.append((seat, hand.trick_number, claim))
+    hand.played[card] = hand.trick_number
+    hand.trick.append(card)
+    if len(hand.trick) == len(hand.order):
+        _finish_trick(hand, contender_rule, result)
+    return result
+
+
+def _proven_violations(hand: Hand, seat: int, card: Card) -> list[Effect]:
+    """Unread hands: `card` contradicts what an earlier play of this seat claimed (a proven revoke)."""
+    proven = [(t, c) for s, t, c in hand.claims if s == seat and c.contradicted_by(card)]
+    if not proven:
+        return []
+    hand.claims = [(s, t, c) for s, t, c in hand.claims if not (s == seat and c.contradicted_by(card))]
+    return [violation_effect(claim.kind, seat, trick=trick, hand=hand.number, card=str(card),
+                             rule=VIOLATED_RULE[claim.kind]) for trick, claim in proven]
+
+
+def _finish_trick(hand: Hand, contender_rule: str, result: PlayResult) -> None:
+    winner = hand.order[winning_index(hand.trick, hand.rules.trump)]
+    hand.tricks_won[winner] += 1
+    result.effects.append(note("trick", trick=hand.trick_number, winner=winner,
+                               cards=[str(c) for c in hand.trick]))
+    if hand.trick_number == TRICKS:
+        result.hand_winner = winner  # FK-R14
+        return
+    hand.trick_number += 1
+    hand.trick = []
+    players = hand.seats
+    if hand.trick_number == TRICKS and contender_rule == "won_a_trick":
+        players = tuple(sorted(s for s in hand.seats if hand.tricks_won[s]))  # FK-R15 reading B
+        result.effects.append(note("contenders", seats=list(players)))
+        if len(players) == 1:
+            result.hand_winner = players[0]
+            return
+    hand.order = clockwise_from(players, winner, len(hand.holdings))
+
+
+def legal_plays(hand: Hand, seat: int) -> list[Card]:
+    """The read cards `seat` may play now (all of them may be unknown when the deal was not read)."""
+    return legal_cards(hand.holdings[seat].known, hand.trick, hand.rules)
+
+
+def _seat_list(seats: Iterable[int]) -> str:
+    return ", ".join(map(str, seats))

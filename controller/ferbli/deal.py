@@ -1,0 +1,123 @@
+"""Where the 32 cards of one Färbeln deal are: the hands, the buying discards and the talon.
+
+Cards may be unread (`None`): an unread card still takes a slot, and becomes known when the player lays
+it face up (expose), discards it by name or reveals his hand. A read card can be in one place only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import Card
+from ..engine import Effect, Event, IllegalEvent
+from ..events import event_type, parse_card_field
+from .hands import DECK, HandError, check_in_deck
+
+Slot = tuple[int, Card | None]  # (index in the hand, the card named for it or None)
+
+
+@dataclass
+class CardBook:
+    hands: list[list[Card | None]]
+    pile: list[tuple[int, Card | None]] = field(default_factory=list)  # (seat, card) discarded while buying
+    talon: int = len(DECK)
+
+    @classmethod
+    def fresh(cls, players: int) -> CardBook:
+        return cls([[] for _ in range(players)])
+
+    def copy(self) -> CardBook:
+        return CardBook([list(hand) for hand in self.hands], list(self.pile), self.talon)
+
+    def known(self, seat: int) -> bool:
+        return None not in self.hands[seat]
+
+    def location(self, card: Card) -> str | None:
+        for seat, hand in enumerate(self.hands):
+            if card in hand:
+                return f"seat {seat}'s hand"
+        if any(discarded == card for _, discarded in self.pile):
+            return "the discards"
+        return None
+
+    def check_unseen(self, card: Card) -> None:
+        try:
+            check_in_deck(card)
+        except HandError as error:
+            raise IllegalEvent(str(error)) from None
+        where = self.location(card)
+        if where:
+            raise IllegalEvent(f"card {card} is already in {where}")
+
+    def deal(self, cards: list[tuple[int, Card | None]], serving: int | None) -> list[Effect]:
+        """Deal in order, all or nothing: a trial copy takes the cards, then replaces this book."""
+        trial = self.copy()
+        effects: list[Effect] = []
+        for seat, card in cards:
+            effects += trial._deal_one(seat, card, serving)
+        self.hands, self.pile, self.talon = trial.hands, trial.pile, trial.talon
+        return effects
+
+    def _deal_one(self, seat: int, card: Card | None, serving: int | None) -> list[Effect]:
+        effects = [self._reshuffle(serving)] if self.talon == 0 else []
+        if card is not None:
+            self.check_unseen(card)
+        self.hands[seat].append(card)
+        self.talon -= 1
+        return effects
+
+    def _reshuffle(self, serving: int | None) -> Effect:
+        """GAP-FB-9: the buying discards, except those of the buyer being served, become the new talon.
+        Talon plus earlier buyers' discards always equals the first talon (>= 4), so this never runs dry."""
+        back = [entry for entry in self.pile if entry[0] != serving]
+        if not back:
+            raise IllegalEvent("the talon is empty and there are no discards to reshuffle")
+        self.pile = [entry for entry in self.pile if entry[0] == serving]
+        self.talon = len(back)
+        return {"talon": "reshuffled", "cards": len(back)}
+
+    def match_held(self, seat: int, cards: list[Card | None]) -> list[Slot]:
+        """The hand slots the named cards occupy; an unread slot can stand for any card not seen elsewhere."""
+        hand = self.hands[seat]
+        unread = [index for index, held in enumerate(hand) if held is None]
+        slots: list[Slot] = []
+        for card in cards:
+            if card is not None and card in hand:
+                slots.append((hand.index(card), card))
+                continue
+            if not unread:
+                raise IllegalEvent(f"card {card} is not in seat {seat}'s hand" if card is not None
+                                   else f"seat {seat}'s cards are all known: name the cards")
+            if card is not None:
+                self._check_could_hold(seat, card)
+            slots.append((unread.pop(0), card))
+        return slots
+
+    def _check_could_hold(self, seat: int, card: Card) -> None:
+        try:
+            self.check_unseen(card)
+        except IllegalEvent as error:
+            raise IllegalEvent(f"card {card} is not in seat {seat}'s hand ({error})") from None
+
+    def learn(self, seat: int, slots: list[Slot]) -> None:
+        for index, card in slots:
+            if card is not None:
+                self.hands[seat][index] = card
+
+    def discard(self, seat: int, slots: list[Slot]) -> None:
+        self.learn(seat, slots)
+        hand = self.hands[seat]
+        for index in sorted((index for index, _ in slots), reverse=True):
+            self.pile.append((seat, hand.pop(index)))
+
+
+def event_optional_cards(event: Event, name: str) -> list[Card | None]:
+    """A list of cards where `null` stands for a card that was not read; no card twice."""
+    values = event.get(name, [])
+    if not isinstance(values, list):
+        raise IllegalEvent(f"malformed {event_type(event)} event: '{name}' must be a list of cards")
+    cards = [None if value is None else parse_card_field(value, f"{event_type(event)} event '{name}'")
+             for value in values]
+    named = [card for card in cards if card is not None]
+    if len(set(named)) != len(named):
+        raise IllegalEvent(f"the same card is listed twice in '{name}'")
+    return cards

@@ -1,0 +1,1 @@
+"""GPIO devices at the table (gpiozero): seat and dealer buttons, the buzzer and the RGB status light."""

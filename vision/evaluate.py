@@ -1,0 +1,87 @@
+"""Score the recognizer against a path,rank,suit manifest: precision, recall, confidently-wrong, speed."""
+from __future__ import annotations
+
+import csv
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.recognize import UNKNOWN, CardReading
+
+RANK_ALIASES = {"1": "A", "T": "10"}
+
+
+@dataclass(frozen=True)
+class ImageScore:
+    path: str
+    labelled: int
+    reported: int  # cards named (unknown excluded)
+    correct: int
+    wrong: list[str]
+    ms: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "labelled": self.labelled, "reported": self.reported, "correct": self.correct,
+                "wrong": self.wrong, "precision": _ratio(self.correct, self.reported),
+                "recall": _ratio(self.correct, self.labelled), "ms": round(self.ms, 2)}
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def read_manifest(path: Path, only_suited: bool = True) -> dict[str, list[str]]:
+    """path -> list of card names ("QS"); rows without a suit are skipped (rank-only manifests)."""
+    rows: dict[str, list[str]] = defaultdict(list)
+    try:
+        with open(path, newline="") as fh:
+            reader = csv.DictReader(fh)
+            if not reader.fieldnames or not {"path", "rank", "suit"} <= set(reader.fieldnames):
+                raise ValueError(f"{path}: manifest needs the columns path,rank,suit")
+            for row in reader:
+                rank = RANK_ALIASES.get(row["rank"].strip().upper(), row["rank"].strip().upper())
+                suit = row["suit"].strip().upper()
+                if only_suited and not suit:
+                    continue
+                rows[row["path"]].append(rank + suit)
+    except OSError as exc:
+        raise ValueError(f"cannot read manifest {path}: {exc}") from exc
+    return dict(rows)
+
+
+def score_image(path: str, truth: list[str], cards: list[CardReading], ms: float) -> ImageScore:
+    named = [c.card for c in cards if c.card != UNKNOWN]
+    left = Counter(truth)
+    correct, wrong = 0, []
+    for name in named:
+        if left[name] > 0:
+            left[name] -= 1
+            correct += 1
+        else:
+            wrong.append(name)
+    return ImageScore(path, len(truth), len(named), correct, wrong, ms)
+
+
+def evaluate(items: Iterable[tuple[str, list[str]]], load: Callable[[str], np.ndarray],
+             read: Callable[[np.ndarray], list[CardReading]]) -> dict[str, object]:
+    scores: list[ImageScore] = []
+    for path, truth in items:
+        frame = load(path)
+        t0 = time.perf_counter()
+        cards = read(frame)
+        scores.append(score_image(path, truth, cards, (time.perf_counter() - t0) * 1000))
+    return summarise(scores)
+
+
+def summarise(scores: list[ImageScore]) -> dict[str, object]:
+    lab = sum(s.labelled for s in scores)
+    rep = sum(s.reported for s in scores)
+    cor = sum(s.correct for s in scores)
+    return {"images": len(scores), "labelled": lab, "reported": rep, "correct": cor,
+            "confidently_wrong": rep - cor, "precision": _ratio(cor, rep), "recall": _ratio(cor, lab),
+            "mean_ms": round(float(np.mean([s.ms for s in scores])), 2) if scores else None,
+            "per_image": [s.to_json() for s in scores]}

@@ -1,0 +1,132 @@
+"""Read cards from their corner indices: classify every index candidate, keep the confident ones, and
+merge the two corners of one card. Below the model's threshold the answer is 'unknown', never a guess.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.glyphs import IndexCandidate, index_candidates
+from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
+
+UNKNOWN = "unknown"
+# Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
+# poker-size faces: W = 6.4 L, H = 9.6 L, index centre 0.52 L right of and 1.5 L below the corner).
+CARD_W_L, CARD_H_L = 6.4, 9.6
+INDEX_RIGHT_L, INDEX_DOWN_L = 0.52, 1.5
+# An index that is at least this likely to be a real index (whatever its class) is reported as unknown.
+INDEX_LIKELY = 0.7
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    candidate: IndexCandidate
+    card: str  # "QS" or UNKNOWN
+    confidence: float  # probability of `card` (or of being an index at all, for UNKNOWN)
+
+
+@dataclass
+class CardReading:
+    card: str
+    confidence: float
+    quad: list[list[float]]
+    corners: list[IndexReading] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"card": self.card, "confidence": round(self.confidence, 4),
+                "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad]}
+
+
+def quad_from_index(c: IndexCandidate) -> list[list[float]]:
+    """Card outline implied by one corner index (clockwise from the index's corner)."""
+    ux, uy = c.up
+    rx, ry = -uy, ux
+    L = c.length
+    cx, cy = c.centre
+    tlx = cx - INDEX_RIGHT_L * L * rx + INDEX_DOWN_L * L * ux
+    tly = cy - INDEX_RIGHT_L * L * ry + INDEX_DOWN_L * L * uy
+    w, h = CARD_W_L * L, CARD_H_L * L
+    return [[tlx, tly], [tlx + w * rx, tly + w * ry], [tlx + w * rx - h * ux, tly + w * ry - h * uy],
+            [tlx - h * ux, tly - h * uy]]
+
+
+def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Could a and b be the two indices of one card (within a card diagonal, pointing apart)?"""
+    dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
+    span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
+    return dot < 0.3 and span < 1.1 * np.hypot(CARD_W_L, CARD_H_L)
+
+
+def _card_centre(c: IndexCandidate) -> np.ndarray:
+    return np.mean(np.array(quad_from_index(c)), axis=0)
+
+
+class Recognizer:
+    """Generic or enrolled recognizer: the only difference is which model file it loads."""
+
+    def __init__(self, model: IndexClassifier | None = None, threshold: float | None = None,
+                 glyph_px: tuple[float, float] | None = None) -> None:
+        self.model = model or IndexClassifier.load(DEFAULT_MODEL)
+        self.threshold = self.model.threshold if threshold is None else threshold
+        self.glyph_px = glyph_px
+
+    @classmethod
+    def from_file(cls, path: Path | None, **kw: object) -> "Recognizer":
+        return cls(IndexClassifier.load(path or DEFAULT_MODEL), **kw)  # type: ignore[arg-type]
+
+    def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
+        cands, patches, colour = index_candidates(frame, self.glyph_px)
+        pr, ps = self.model.predict(np.hstack([patches, colour]))
+        return self._select(cands, pr, ps)
+
+    def _select(self, cands: list[IndexCandidate], pr: np.ndarray, ps: np.ndarray) -> list[IndexReading]:
+        r, s = pr.argmax(1), ps.argmax(1)
+        conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
+        is_index = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
+        readings: list[IndexReading] = []
+        used: set[int] = set()
+        # Strongest first; a blob belongs to at most one index (non-maximum suppression).
+        for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index)):
+            c = cands[i]
+            keys = {id(c.rank), id(c.suit)}
+            if keys & used:
+                continue
+            if r[i] != JUNK_RANK and s[i] != JUNK_SUIT and conf[i] >= self.threshold:
+                readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
+            elif is_index[i] >= INDEX_LIKELY:
+                readings.append(IndexReading(c, UNKNOWN, float(is_index[i])))
+            else:
+                continue
+            used |= keys
+        return readings
+
+    def read(self, frame: np.ndarray) -> list[CardReading]:
+        return group_corners(self.read_indices(frame))
+
+
+def group_corners(readings: list[IndexReading]) -> list[CardReading]:
+    """Merge the two corner indices of one card (same name, same implied card centre).
+
+    Two corners implying the very same card but naming different cards contradict each other: that
+    card becomes unknown rather than either guess.
+    """
+    cards: list[CardReading] = []
+    for rd in sorted(readings, key=lambda x: (x.card == UNKNOWN, -x.confidence)):
+        centre = _card_centre(rd.candidate)
+        for card in cards:
+            other = card.corners[0].candidate
+            dist = float(np.hypot(*(centre - _card_centre(other)))) / other.length
+            if rd.card == card.card and _opposite_corners(rd.candidate, other):
+                card.corners.append(rd)
+                card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)  # both corners agree
+                break
+            if dist < 1.0:
+                if UNKNOWN not in (rd.card, card.card):
+                    card.card = UNKNOWN
+                card.corners.append(rd)
+                break
+        else:
+            cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    return cards

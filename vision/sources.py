@@ -1,0 +1,201 @@
+"""Camera sources behind one interface. A source that loses its camera reports `offline` and keeps
+trying to reconnect; it never raises out of `read()` for a vanished device.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray
+    timestamp: float
+    index: int
+
+
+class FrameSource(Protocol):
+    @property
+    def online(self) -> bool: ...
+
+    def read(self) -> Frame | None:
+        """The next frame, or None when offline / exhausted (check `online` / `exhausted`)."""
+
+    def close(self) -> None: ...
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a colour image or raise ValueError saying why (missing, unreadable, empty)."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"image not found: {p}")
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise ValueError(f"cannot decode image: {p}")
+    return img
+
+
+def check_frame(image: np.ndarray | None) -> np.ndarray:
+    if image is None or not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
+        raise ValueError("empty or malformed frame")
+    return image
+
+
+class ImageFolderSource:
+    """Images of a folder in name order (for replaying a recorded session)."""
+
+    def __init__(self, folder: str | Path, loop: bool = False) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise ValueError(f"not a folder: {self.folder}")
+        self.paths = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.loop = loop
+        self._i = 0
+        self.exhausted = False
+        self.last_error: str | None = None
+
+    @property
+    def online(self) -> bool:
+        return not self.exhausted
+
+    def read(self) -> Frame | None:
+        while self._i < len(self.paths) or (self.loop and self.paths):
+            path = self.paths[self._i % len(self.paths)]
+            self._i += 1
+            try:
+                return Frame(load_image(path), time.monotonic(), self._i - 1)
+            except ValueError as exc:  # a broken file is skipped, not fatal
+                self.last_error = str(exc)
+        self.exhausted = True
+        return None
+
+    def close(self) -> None:
+        self.exhausted = True
+
+
+class ReconnectingSource:
+    """Wraps a device opener; on a failed read it goes offline and retries the opener with backoff.
+
+    `open_device` returns an object with `read() -> (ok, image)` and `release()`, as cv2.VideoCapture
+    does. `clock` is injectable so tests need no sleeping.
+    """
+
+    def __init__(self, open_device: Callable[[], Any], retry_s: float = 1.0, max_retry_s: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._open = open_device
+        self._retry_s = retry_s
+        self._max_retry_s = max_retry_s
+        self._clock = clock
+        self._dev: Any = None
+        self._next_try = 0.0
+        self._backoff = retry_s
+        self._count = 0
+        self.last_error: str | None = None
+        self.reconnects = 0
+
+    @property
+    def online(self) -> bool:
+        return self._dev is not None
+
+    def _try_open(self) -> None:
+        now = self._clock()
+        if now < self._next_try:
+            return
+        try:
+            dev = self._open()
+            if dev is None or (hasattr(dev, "isOpened") and not dev.isOpened()):
+                raise OSError("device did not open")
+            self._dev = dev
+            self._backoff = self._retry_s
+            self.reconnects += 1
+        except Exception as exc:  # any driver failure means offline, never a crash
+            self.last_error = f"open failed: {exc}"
+            self._next_try = now + self._backoff
+            self._backoff = min(self._backoff * 2, self._max_retry_s)
+
+    def read(self) -> Frame | None:
+        if self._dev is None:
+            self._try_open()
+            if self._dev is None:
+                return None
+        try:
+            ok, image = self._dev.read()
+            image = check_frame(image) if ok else None
+        except Exception as exc:
+            ok, image, self.last_error = False, None, f"read failed: {exc}"
+        if not ok or image is None:
+            self._drop()
+            return None
+        self._count += 1
+        return Frame(image, self._clock(), self._count - 1)
+
+    def _drop(self) -> None:
+        try:
+            self._dev.release()
+        except Exception:  # releasing a dead device may fail too; we are dropping it anyway
+            pass
+        self._dev = None
+        self._next_try = self._clock() + self._backoff
+
+    def close(self) -> None:
+        if self._dev is not None:
+            self._drop()
+
+
+class VideoCaptureSource(ReconnectingSource):
+    """USB webcams (V4L2 index or /dev path) and video files through OpenCV."""
+
+    def __init__(self, device: int | str, width: int | None = None, height: int | None = None, **kw: Any) -> None:
+        def open_capture() -> cv2.VideoCapture:
+            cap = cv2.VideoCapture(device)
+            if width and height:
+                cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+                cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            return cap
+        super().__init__(open_capture, **kw)
+
+
+class _Picamera2Device:
+    """Adapts picamera2 to the (ok, image) read protocol; BGR like OpenCV."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        from picamera2 import Picamera2  # optional extra `cardtable[pi]`: imported only when used
+
+        self.cam = Picamera2()
+        self.cam.configure(self.cam.create_video_configuration(main={"size": size, "format": "BGR888"}))
+        self.cam.start()
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        return True, self.cam.capture_array("main")
+
+    def release(self) -> None:
+        self.cam.stop()
+        self.cam.close()
+
+
+class Picamera2Source(ReconnectingSource):
+    """The Pi's CSI camera (OpenCV cannot open it: libcamera)."""
+
+    def __init__(self, size: tuple[int, int] = (1280, 720), **kw: Any) -> None:
+        super().__init__(lambda: _Picamera2Device(size), **kw)
+
+
+def frames(source: FrameSource, limit: int | None = None) -> Iterator[Frame]:
+    """Frames until the source is exhausted (folders, synthetic scripts) or `limit` is reached."""
+    n = 0
+    while limit is None or n < limit:
+        frame = source.read()
+        if frame is None:
+            if getattr(source, "exhausted", False):
+                return
+            continue
+        n += 1
+        yield frame
