@@ -4,7 +4,7 @@ Input accepts `10H`, `TH`, `10♥` and lower case; output is always canonical (`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
 from enum import Enum
 from typing import Iterable
 
@@ -45,51 +45,93 @@ _RANK_BY_TEXT = {name: i + 1 for i, name in enumerate(RANK_NAMES)} | {"T": 10}
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@functools.total_ordering
 class Card:
-    """A playing card. `rank` is 1 (ace) .. 13 (king); games map it to their own orders and values."""
+    """A playing card. `rank` is 1 (ace) .. 13 (king); games map it to their own orders and values.
 
+    The 52 cards are interned: `Card(5, Suit.HEARTS)` always returns the same object, so equality and
+    hashing are identity checks at C speed — the engines compare and hash cards on every event.
+    """
+
+    __slots__ = ("rank", "suit", "index")
     rank: int
     suit: Suit
+    index: int  # 0..51, suit-major: a compact key for tables and bit masks
 
-    def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13:
-            raise CardError(f"rank must be 1..13, got {self.rank}")
+    def __new__(cls, rank: int, suit: Suit) -> Card:
+        card = _INTERNED.get((rank, suit))
+        if card is None:
+            raise CardError(f"no such card: rank {rank!r}, suit {suit!r} (rank 1..13, a Suit)")
+        return card
+
+    @classmethod
+    def _create(cls, rank: int, suit: Suit) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "index", SUITS.index(suit) * 13 + rank - 1)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    # Copies and pickles resolve to the interned card, keeping identity equality valid.
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (self.index,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return (self.rank, self.index) < (other.rank, other.index)
 
     @classmethod
     def parse(cls, text: str) -> Card:
         if not isinstance(text, str):
             raise CardError(f"card must be text like 'QS', got {text!r}")
-        cleaned = text.strip().upper()
-        if len(cleaned) < 2:
-            raise CardError(f"not a card: {text!r} (expected rank then suit, e.g. 10H, QS)")
-        rank_text, suit_text = cleaned[:-1], cleaned[-1]
-        suit = _SUIT_BY_TEXT.get(suit_text)
-        rank = _RANK_BY_TEXT.get(rank_text)
-        if suit is None:
-            raise CardError(f"not a card: {text!r} (unknown suit {suit_text!r}; use S H D C)")
-        if rank is None:
-            raise CardError(f"not a card: {text!r} (unknown rank {rank_text!r}; use A 2..10 J Q K)")
-        return cls(rank, suit)
+        card = _PARSED.get(text)
+        if card is None:
+            card = _PARSED[text] = _parse_text(text)
+        return card
 
     @property
     def rank_name(self) -> str:
         return RANK_NAMES[self.rank - 1]
 
-    @property
-    def index(self) -> int:
-        """0..51, suit-major: a compact key for tables and bit masks."""
-        return SUITS.index(self.suit) * 13 + self.rank - 1
-
     @classmethod
     def from_index(cls, index: int) -> Card:
-        return cls(index % 13 + 1, SUITS[index // 13])
+        return _BY_INDEX[index]
 
     def __str__(self) -> str:
         return f"{self.rank_name}{self.suit.value}"
 
     def __repr__(self) -> str:
         return f"Card({self})"
+
+
+def _parse_text(text: str) -> Card:
+    cleaned = text.strip().upper()
+    if len(cleaned) < 2:
+        raise CardError(f"not a card: {text!r} (expected rank then suit, e.g. 10H, QS)")
+    rank_text, suit_text = cleaned[:-1], cleaned[-1]
+    suit = _SUIT_BY_TEXT.get(suit_text)
+    rank = _RANK_BY_TEXT.get(rank_text)
+    if suit is None:
+        raise CardError(f"not a card: {text!r} (unknown suit {suit_text!r}; use S H D C)")
+    if rank is None:
+        raise CardError(f"not a card: {text!r} (unknown rank {rank_text!r}; use A 2..10 J Q K)")
+    return Card(rank, suit)
+
+
+_BY_INDEX: tuple[Card, ...] = tuple(Card._create(i % 13 + 1, SUITS[i // 13]) for i in range(52))
+_INTERNED: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in _BY_INDEX}
+# Valid card texts seen so far (a small, finite set): parsing on the hot path is one dict lookup.
+_PARSED: dict[str, Card] = {}
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
@@ -102,7 +144,7 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
 
 def full_deck() -> list[Card]:
     """The 52-card French deck (cribbage, femkort)."""
-    return [Card(rank, suit) for suit in SUITS for rank in range(1, 14)]
+    return list(_BY_INDEX)
 
 
 def piquet_deck() -> list[Card]:

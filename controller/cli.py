@@ -14,8 +14,10 @@ from collections.abc import Sequence
 # `func` on its parsers (called with the parsed namespace, returning an exit code).
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.replay",
+    "vision.cli",
     "controller.commands.ferbli",
     "controller.commands.cribbage_stats",
+    "controller.commands.firmware",
 )
 
 

@@ -37,7 +37,11 @@ def parse_card_field(value: Any, what: str) -> Card:
 
 
 def event_card(event: Event, field: str = "card") -> Card:
-    return parse_card_field(event.get(field), f"{event_type(event)} event '{field}'")
+    # Parse first and build the error text only on failure: this runs on every play of every game.
+    try:
+        return Card.parse(event.get(field))  # type: ignore[arg-type]
+    except CardError as error:
+        raise IllegalEvent(f"malformed {event_type(event)} event '{field}': {error}") from None
 
 
 def optional_card(event: Event, field: str = "card") -> Card | None:

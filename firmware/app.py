@@ -78,8 +78,9 @@ class App:
         self._drawn = key  # only after a good write, so a failed one is retried
 
     def run(self, keep_running=None):
-        """Loop forever (or while keep_running()); a bug on one pass is counted, never fatal."""
-        while keep_running is None or keep_running():
+        """Loop until released to the REPL (or keep_running() is false); a bug on one pass is counted,
+        never fatal."""
+        while not self.link.released and (keep_running is None or keep_running()):
             try:
                 self.poll()
             except Exception:  # the board must keep answering whatever arrives

@@ -14,6 +14,7 @@ class BoardLink:
         self._last_rx = None
         self.state = None
         self.state_changes = 0
+        self.released = False  # the Pi asked for the REPL (to flash new firmware)
 
     def handle(self, msg_type, seq, body, now_ms):
         """The ACK frame answering one valid frame; applies a good STATE (a repeated one changes nothing)."""
@@ -27,6 +28,9 @@ class BoardLink:
                     self._geometry.tracks, self._geometry.holes)
         elif msg_type == pegproto.MSG_STATE:
             status = self._apply_state(body)
+        elif msg_type == pegproto.MSG_RELEASE:
+            self.released = body == pegproto.RELEASE_MAGIC
+            status = pegproto.STATUS_OK if self.released else pegproto.STATUS_BAD_BODY
         elif msg_type != pegproto.MSG_PING:
             status = pegproto.STATUS_BAD_TYPE
         ack = pegproto.encode_ack(msg_type, status, self._boot_id, self.state is not None, self._digest, info)

@@ -25,6 +25,7 @@ def main():
     strip = neopixel.NeoPixel(machine.Pin(pegcfg.LED_PIN), geometry.led_count)
     boot_id = (os.urandom(1)[0] << 8) | os.urandom(1)[0]
     app.App(geometry, strip, open_port(), boot_id).run()
+    micropython.kbd_intr(3)  # released by the Pi: back to a REPL that mpremote can drive
 
 
 main()

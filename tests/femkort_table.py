@@ -50,6 +50,15 @@ class Table:
             effects += self.play(seat, card)
         return effects
 
+    def play_trick(self) -> list[Effect]:
+        """Complete the current trick with the first legal card of each player in turn."""
+        effects: list[Effect] = []
+        for _ in self.game.state.hand.order[len(self.game.state.hand.trick):]:
+            seat = self.game.to_play()
+            assert seat is not None
+            effects += self.play(seat, str(self.game.legal_plays(seat)[0]))
+        return effects
+
     def play_out(self) -> list[Effect]:
         """Finish the hand with the first legal card of whoever is to play."""
         effects: list[Effect] = []

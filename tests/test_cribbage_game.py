@@ -194,9 +194,9 @@ def test_card_must_be_in_hand_and_count_never_passes_31():
 
 def test_go_is_illegal_while_a_card_fits():
     game = ready()
-    rejected(game, go(1), "count 0")
+    rejected(game, go(1), "every card fits at count 0")
     run(game, play(1, "10H"))
-    rejected(game, go(0), "illegal go: seat 0 can lay")
+    rejected(game, go(0), "every card fits at count 10")
 
 
 def test_a_full_hand_of_play_and_show():
@@ -205,7 +205,7 @@ def test_a_full_hand_of_play_and_show():
     # Series 1: 10H KC 10S = 30; both say go; pone laid the last card: 1 for the go.
     assert by_reason(effects[4]) == [(1, "go", 1)]
     # The player after the last card's player leads: the dealer, and his 10 makes no pair across the reset.
-    assert game.state.hand.count == 30 and effects[5] == []
+    assert effects[5] == []
     # Series 2: 10C JC JD: a pair (JC JD) for the dealer, then go, go: the dealer pegs the go.
     assert by_reason(effects[7]) == [(0, "pair", 2)]
     assert by_reason(effects[9]) == [(0, "go", 1)]
@@ -227,7 +227,9 @@ def test_thirty_one_scores_two_never_three_and_the_next_seat_leads():
         {"type": "discard", "seat": 0, "cards": ["AS", "AD"]}, {"type": "discard", "seat": 1, "cards": ["3S", "3D"]},
         {"type": "starter", "card": "7C"})
     run(game, play(1, "KS"), play(0, "5H"))  # 15: 2 for the dealer
-    effects = run(game, play(1, "QS"), play(0, "6H"))  # 25, 31
+    run(game, play(1, "QS"))  # 25
+    rejected(game, go(0), "illegal go: seat 0 can lay 6H \\(count is 25\\)")
+    effects = run(game, play(0, "6H"))  # 31
     assert by_reason(effects) == [(0, "thirty_one", 2)]
     assert game.state.hand.count == 0 and game.to_act() == 1  # after the dealer's 31, pone leads
 
@@ -236,8 +238,9 @@ def test_go_rotation_with_three_players_and_31_after_two_goes():
     # Dealer 0; deal order 1, 2, 0; one card straight to the crib; each discards one.
     game = make(3, dealer=0)
     hands = [["KD", "5D", "AD", "4D", "2S"], ["10H", "9H", "2C", "3C", "4S"], ["KS", "QS", "JS", "10S", "5S"]]
-    run(game, {"type": "deal", "to": "crib", "card": "6C"}, {"type": "deal", "hands": hands})
+    run(game, {"type": "deal", "to": "crib", "card": "6C"})
     rejected(game, {"type": "deal", "to": "crib", "card": "7C"}, "already been dealt")
+    run(game, {"type": "deal", "hands": hands})
     assert game.phase is Phase.DISCARD
     rejected(game, {"type": "discard", "seat": 0, "cards": ["2S", "KD"]}, "exactly 1 card")
     run(game, *[{"type": "discard", "seat": s, "cards": [h[-1]]} for s, h in enumerate(hands)],
@@ -272,9 +275,9 @@ def test_four_players_pool_points_by_partnership():
         {"type": "starter", "card": "9H"})
     assert game.to_act() == 0
     effects = run(game, play(0, "5H"), play(1, "5S"), play(2, "5C"), play(3, "5D"))
-    # A pair (2), a pair royal (6), a double pair royal (12); seat 3 is side 1 with seat 1.
-    assert by_reason(effects) == [(1, "pair", 2), (2, "pair", 6), (3, "pair", 12)]
-    assert game.summary()["scores"] == [6, 14]
+    # A pair (2), 15 with a pair royal (2 + 6), a double pair royal (12); seat 3 is side 1 with seat 1.
+    assert by_reason(effects) == [(1, "pair", 2), (2, "fifteen", 2), (2, "pair", 6), (3, "pair", 12)]
+    assert game.summary()["scores"] == [8, 14]
 
 
 # ----- CR-10..CR-13: the show and winning ------------------------------------------------------------
@@ -299,18 +302,21 @@ def test_a_win_in_the_play_ends_the_game_at_once():
     rejected(game, PLAY[8], "the game is over")
 
 
-def test_flush_in_hand_and_crib():
-    # Dealer 0: 2H 4H 6H 8H (a four-card hand flush; starter KS: 4 points, no more).
-    # Pone 1: 3H 5C 7C 9C + starter KS... and a crib 10D QD (dealer) + AD 3D (pone): no crib flush.
+@pytest.mark.parametrize("starter, flushes", [
+    # The crib 10D QD AD 3D is four diamonds; with the KD starter all five match: 5.
+    ("KD", [(0, "hand", 4), (0, "crib", 5)]),
+    # KC: pone's three clubs + a club starter are no flush, nor is a four-card crib flush.
+    ("KC", [(0, "hand", 4)]),
+])
+def test_flush_in_hand_and_crib(starter, flushes):
+    # Dealer 0 keeps 2H 4H 6H 8H: a four-card hand flush (4). Pone 1 keeps 3H 5C 7C 9C.
     game = make()
     run(game, {"type": "deal", "hands": [["2H", "4H", "6H", "8H", "10D", "QD"], ["3H", "5C", "7C", "9C", "AD", "3D"]]},
         {"type": "discard", "seat": 0, "cards": ["10D", "QD"]}, {"type": "discard", "seat": 1, "cards": ["AD", "3D"]},
-        {"type": "starter", "card": "KD"})
-    effects = run(game, play(1, "3H"), play(0, "2H"), play(1, "5C"), play(0, "4H"), play(1, "7C"), play(0, "6H"),
-                  play(1, "9C"), go(0))
-    flushes = [(e["seat"], e["show"], e["points"]) for e in effects if e["reason"] == "flush"]
-    # The crib 10D QD AD 3D is four diamonds, and the starter KD matches: all five, so 5.
-    assert flushes == [(0, "hand", 4), (0, "crib", 5)]
+        {"type": "starter", "card": starter})
+    effects = run(game, play(1, "9C"), play(0, "8H"), play(1, "7C"), play(0, "6H"), go(1), go(0),
+                  play(1, "3H"), play(0, "2H"), play(1, "5C"), play(0, "4H"))
+    assert [(e["seat"], e["show"], e["points"]) for e in effects if e["reason"] == "flush"] == flushes
 
 
 # ----- CR-14, CR-15 ----------------------------------------------------------------------------------

@@ -115,6 +115,10 @@ def test_board_link_answers_hello_state_ping_and_unknown():
     assert link.state_changes == 1
     assert _decode_reply(link.handle(p.MSG_PING, 9, b"", 0))[1].sync.shows(body)
     assert _decode_reply(link.handle(0x42, 10, b"", 0))[1].status == p.STATUS_BAD_TYPE
+    assert _decode_reply(link.handle(p.MSG_RELEASE, 11, b"REPX", 0))[1].status == p.STATUS_BAD_BODY
+    assert not link.released
+    assert _decode_reply(link.handle(p.MSG_RELEASE, 12, p.RELEASE_MAGIC, 0))[1].status == p.STATUS_OK
+    assert link.released
 
 
 @pytest.mark.parametrize("body", [

@@ -105,3 +105,9 @@ def test_main_boots_disables_ctrl_c_and_serves_the_link(board_on_uart):
     while strip.shown != expected and time.monotonic() < deadline:
         time.sleep(0.01)
     assert strip.shown == expected
+    host.send(p.encode_frame(p.MSG_RELEASE, 3, p.RELEASE_MAGIC))  # flashing: back to the REPL
+    assert p.decode_ack(_recv_frames(host, p.MSG_ACK)[0][2]).status == p.STATUS_OK
+    deadline = time.monotonic() + 1
+    while micropython.kbd_intr_calls == [-1] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert micropython.kbd_intr_calls == [-1, 3]

@@ -76,21 +76,45 @@ def ink_image(bgr: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-def ink_mask(ink: np.ndarray, block: int) -> np.ndarray:
-    block = max(3, block | 1)
-    return cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+def ink_mask(ink: np.ndarray, window: int) -> np.ndarray:
+    """Ink = darker than 0.72 x the brightest paper nearby (local max over `window` px), or darker than
+    the local mean by a margin.
+
+    The paper-relative test keeps faint red glyphs near a card edge, where a dark table drags the
+    local mean down; the mean test keeps glyphs under glare and in grey photos.
+    """
+    k = max(3, window | 1)
+    paper = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    _, bright = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    dark = cv2.compare(ink.astype(np.float32), paper.astype(np.float32) * 0.72, cv2.CMP_LT)
+    mean = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 2 * k + 1, 18)
+    return cv2.bitwise_or(cv2.bitwise_and(dark, bright), mean)
 
 
-def find_blobs(mask: np.ndarray, min_size: float, max_size: float) -> list[Blob]:
+def paper_integral(ink: np.ndarray) -> np.ndarray:
+    """Integral image of 'paper' pixels: brighter than the frame's Otsu split of the ink image."""
+    _, paper = cv2.threshold(ink, 0, 1, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return cv2.integral(paper)
+
+
+def find_blobs(mask: np.ndarray, min_size: float, max_size: float, paper: np.ndarray | None = None) -> list[Blob]:
+    """Glyph-sized ink blobs; with a paper integral image, only blobs printed on a bright card."""
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    blobs: list[Blob] = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        size = max(w, h)
-        if size < min_size or size > max_size or area < 0.12 * w * h:
-            continue
-        blobs.append(Blob(float(cents[i][0]), float(cents[i][1]), x, y, w, h, area))
-    return blobs
+    if n <= 1:
+        return []
+    st = stats[1:]
+    size = np.maximum(st[:, 2], st[:, 3])
+    keep = (size >= min_size) & (size <= max_size) & (st[:, 4] >= 0.12 * st[:, 2] * st[:, 3])
+    idx = np.flatnonzero(keep)
+    if paper is not None and len(idx):
+        H, W = mask.shape
+        x, y, w, h = st[idx, 0], st[idx, 1], st[idx, 2], st[idx, 3]
+        x0, y0 = np.clip(x - w // 2, 0, W), np.clip(y - h // 2, 0, H)
+        x1, y1 = np.clip(x + w + w // 2, 0, W), np.clip(y + h + h // 2, 0, H)
+        bright = paper[y1, x1] - paper[y0, x1] - paper[y1, x0] + paper[y0, x0]
+        ring = (x1 - x0) * (y1 - y0) - st[idx, 4]
+        idx = idx[bright >= 0.6 * np.maximum(ring, 1)]
+    return [Blob(float(cents[i + 1][0]), float(cents[i + 1][1]), *(int(v) for v in st[i])) for i in idx]
 
 
 def _merge_pairs(blobs: list[Blob]) -> list[Blob]:
@@ -148,6 +172,8 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
     """Per candidate: upright index patch and coarse context window, both as ink 0..1 (N, ...), and
     redness features (N, 2)."""
     n = len(cands)
+    if n == 0:
+        return np.zeros((0, PATCH_H * PATCH_W + CTX_H * CTX_W), np.float32), np.zeros((0, 2), np.float32)
     raw = np.zeros((n, PATCH_H, PATCH_W), np.float32)
     ctx = np.zeros((n, CTX_H, CTX_W), np.float32)
     rgb = np.zeros((n, PATCH_H, PATCH_W, 3), np.float32)
@@ -159,7 +185,7 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
                                 borderMode=cv2.BORDER_REPLICATE)
         if bgr.ndim == 3:
             rgb[i] = cv2.warpAffine(bgr, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    flat = raw.reshape(n, -1)
+    flat = raw.reshape(n, PATCH_H * PATCH_W)
     srt = np.sort(flat, axis=1)
     k = flat.shape[1] // 20
     lo, hi = srt[:, k:k + 1], srt[:, -k - 1:-k]
@@ -167,7 +193,7 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
     patches = np.clip((hi - flat) / span, 0, 1)  # ink = 1, paper = 0
     context = np.clip((hi - ctx.reshape(n, -1)) / span, -1, 1)  # darker than the paper > 0
     colour = np.zeros((n, 2), np.float32)
-    if bgr.ndim == 3 and n:
+    if bgr.ndim == 3:
         inked = (patches > 0.5).astype(np.float32)
         cnt = np.maximum(inked.sum(1), 1)
         q = rgb.reshape(n, -1, 3)
@@ -188,7 +214,7 @@ def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = Non
         raise ValueError("empty frame")
     ink = ink_image(bgr)
     lo, hi = glyph_px or (7.0, max(ink.shape[:2]) / 10)
-    mask = ink_mask(ink, int(hi * 1.6))
-    cands = propose(find_blobs(mask, lo * 0.4, hi * 1.3))
+    mask = ink_mask(ink, int(hi * 0.8))
+    cands = propose(find_blobs(mask, lo * 0.4, hi * 1.3, paper_integral(ink)))
     patches, colour = cut_patches(bgr, ink, cands)
     return cands, patches, colour

@@ -188,14 +188,16 @@ class Picamera2Source(ReconnectingSource):
         super().__init__(lambda: _Picamera2Device(size), **kw)
 
 
-def frames(source: FrameSource, limit: int | None = None) -> Iterator[Frame]:
-    """Frames until the source is exhausted (folders, synthetic scripts) or `limit` is reached."""
+def frames(source: FrameSource, limit: int | None = None, offline_poll_s: float = 0.1) -> Iterator[Frame]:
+    """Frames until the source is exhausted (folders, synthetic scripts) or `limit` is reached; an
+    offline camera is polled gently while it reconnects."""
     n = 0
     while limit is None or n < limit:
         frame = source.read()
         if frame is None:
             if getattr(source, "exhausted", False):
                 return
+            time.sleep(offline_poll_s)
             continue
         n += 1
         yield frame

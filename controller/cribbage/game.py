@@ -5,14 +5,20 @@ until a side reaches the target, wherever that happens (game over). Every event 
 before anything changes, so a rejected event leaves `state` exactly as it was.
 
 Unread cards (`"card": null`) are tracked as a count per hand; a card becomes known when it is laid,
-discarded face up or revealed. A `go` can only be judged against the known cards: when a card the player
-held at the time turns up later and would have fitted, the engine reports a `false_go` violation.
+discarded face up or revealed. A `go` is judged against the known cards (and is always illegal at a count
+of 21 or less, where every card fits); when a card the player held at the time turns up later and would
+have fitted, the engine reports a `false_go` violation effect.
 
-The show (decision allowed by the history contract): without muggins, each hand is scored the moment it
-is fully known and every hand before it in counting order has been scored; in practice the hands are
-known from the play, so the show is scored on the event that ends the play and the crib follows on its
-reveal when it was discarded unread. A reveal of an already scored hand is accepted without effects when
-it matches. With muggins, every count is scored on the owner's `claim` instead.
+Decisions where the rules leave room (documented in the report and tested):
+* The show, without muggins: each count is scored the moment its cards are all known and every count
+  before it in order has been scored. The hands are known from the play, so the show is scored on the
+  event that ends the play; a crib discarded unread follows on its `reveal`. A reveal of a count already
+  scored is accepted without effects when it matches. With muggins each count is scored on its `claim`.
+* Series points: "go" when cards remain for another series, "last_card" when the series ends the play.
+* Five-card: the single series runs as CR-7 (after a go the other player lays what still fits); when it
+  ends, the play ends and the cards left in hand count only in the show.
+* Muggins: missed points go to `by` (an opponent) or by default to the next opponent clockwise.
+* Pegs move once per announcement (one card's points, one count), so the gap shows that score.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ from .pegging import LIMIT, fits, play_points
 from .scoring import JACK, ShowScore, count_value, score_show
 
 HEELS = 2
+HIGHEST = 10  # the largest count value of a card (CR-2)
 
 
 class Phase(Enum):
@@ -119,9 +126,12 @@ Count = tuple[int, bool]  # (seat, is the crib): one entry of the show's countin
 
 
 class CribbageGame:
+    """One game of cribbage: `apply(event) -> effects`, `summary()`, and the queries a table needs."""
+
     def __init__(self, players: int, dealer: int, options: CribbageOptions) -> None:
         self.options = options
         self.layout: Layout = table_layout(players, options)
+        self.players = players
         self.target = options.game_target
         sides = self.layout.sides
         self.state = CribbageState(Phase.DEAL, HandState.fresh(dealer, players), [0] * sides, [0] * sides)
@@ -164,10 +174,6 @@ class CribbageGame:
     @property
     def phase(self) -> Phase:
         return self.state.phase
-
-    @property
-    def players(self) -> int:
-        return self.layout.players
 
     def pegs(self) -> list[dict[str, int]]:
         """CR-15: front and back peg per side; the gap is the last score."""
@@ -320,27 +326,29 @@ class CribbageGame:
                                            count=hand.count) for p in play_points(hand.series)])
         if self.state.winner is not None:
             return
-        if hand.count == LIMIT or self._next_actor(seat) is None:
+        following = None if hand.count == LIMIT else self._next_actor(seat)
+        if following is None:
             self._end_series(effects)
         else:
-            hand.to_play = self._next_actor(seat)
+            hand.to_play = following
 
     def _go(self, event: Event, effects: list[Effect]) -> None:
         seat = self._require_turn(event, "go")
         hand = self.state.hand
         held = hand.seats[seat].holding
-        if hand.count == 0:
-            raise IllegalEvent("illegal go: any card can be laid at count 0")
+        if hand.count + HIGHEST <= LIMIT:  # no card is worth more than 10: every card still fits
+            raise IllegalEvent(f"illegal go: every card fits at count {hand.count}")
         can_lay = self.playable(seat)
         if can_lay:
             raise IllegalEvent(f"illegal go: seat {seat} can lay {can_lay[0]} (count is {hand.count})")
         if held.unknown:
             hand.go_claims.append(GoClaim(seat, LIMIT - hand.count, hand.count))
         hand.said_go.add(seat)
-        if self._next_actor(seat) is None:
+        following = self._next_actor(seat)
+        if following is None:
             self._end_series(effects)
         else:
-            hand.to_play = self._next_actor(seat)
+            hand.to_play = following
 
     def _reveal(self, event: Event, effects: list[Effect]) -> None:
         if self.state.phase not in (Phase.SHOW, Phase.HAND_OVER):
@@ -384,12 +392,13 @@ class CribbageGame:
         if points < 0:
             raise IllegalEvent(f"a claim cannot be negative, got {points}")
         expected = self.next_count()
+        assert expected is not None  # the show phase always has a count to make
         if count != expected:
-            raise IllegalEvent(f"out of order: {_count_name(expected)} counts now")  # type: ignore[arg-type]
+            raise IllegalEvent(f"out of order: {_count_name(expected)} counts now")
         cards, unknown = self.show_cards(count)
         if unknown:
             raise IllegalEvent(f"{_count_name(count)} is not known yet: reveal it before claiming")
-        show = score_show(cards, self.state.hand.starter, crib=count[1])  # type: ignore[arg-type]
+        show = self._score_count(count, cards)
         if points > show.total:
             raise IllegalEvent(f"claim of {points} refused: {_count_name(count)} is worth {show.total}")
         taker = self._muggins_taker(event, count[0])
@@ -398,10 +407,9 @@ class CribbageGame:
         else:
             where = "crib" if count[1] else "hand"
             if points:
-                self._award(effects, [score_effect(count[0], points, "claim", show=where, claimed=points)])
+                self._award(effects, [score_effect(count[0], points, "claim", show=where)])
             if self.state.winner is None:
-                missed = [{"reason": p.reason, "points": p.points, "cards": [str(c) for c in p.cards]}
-                          for p in show.parts]
+                missed = [part.to_json() for part in show.parts]
                 self._award(effects, [score_effect(taker, show.total - points, "muggins", show=where,
                                                    owner=count[0], breakdown=missed)])
         if self.state.winner is None:
@@ -432,7 +440,7 @@ class CribbageGame:
         """CR-7: nobody can lay: 1 for the go / last card (none after 31), reset, the next seat leads."""
         hand = self.state.hand
         last = hand.last_player
-        assert last is not None  # a go at count 0 is refused, so every series has a card
+        assert last is not None  # a go at count 0 is refused, so every series has a card laid
         cards_left = any(s.holding.size for s in hand.seats)
         play_over = self.layout.single_series or not cards_left
         if hand.count != LIMIT:
@@ -456,12 +464,17 @@ class CribbageGame:
             cards, unknown = self.show_cards(count)
             if unknown:
                 return
-            self._award(effects, _show_effects(count, score_show(cards, hand.starter, crib=count[1])))  # type: ignore[arg-type]
+            self._award(effects, _show_effects(count, self._score_count(count, cards)))
             if self.state.winner is not None:
                 return
             hand.shown += 1
         if hand.shown == len(order):
             self.state.phase = Phase.HAND_OVER
+
+    def _score_count(self, count: Count, cards: list[Card]) -> ShowScore:
+        starter = self.state.hand.starter
+        assert starter is not None  # the show comes after the starter
+        return score_show(cards, starter, crib=count[1])
 
     def _award(self, effects: list[Effect], unit: list[Effect]) -> None:
         """Peg one announcement (one card's points, one count): CR-13 ends the game when a side gets there."""

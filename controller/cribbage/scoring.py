@@ -1,8 +1,9 @@
 """Show scoring (CR-11, CR-12): the total and the breakdown players and spectators see."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any, Sequence
 
 from ..cards import Card
@@ -47,10 +48,18 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
 
 
 def _fifteens(cards: tuple[Card, ...]) -> list[ShowPart]:
-    return [ShowPart("fifteen", combo, 2)
-            for size in range(2, len(cards) + 1)
-            for combo in combinations(cards, size)
-            if sum(count_value(c) for c in combo) == 15]
+    masks = _fifteen_masks(tuple(min(c.rank, 10) for c in cards))
+    return [ShowPart("fifteen", tuple(c for i, c in enumerate(cards) if mask >> i & 1), 2) for mask in masks]
+
+
+@functools.lru_cache(maxsize=8192)
+def _fifteen_masks(values: tuple[int, ...]) -> tuple[int, ...]:
+    """Bit masks of the card subsets summing to 15; cached, since hands repeat their count values often."""
+    # Subset sums by bit mask: each mask's sum extends the mask without its lowest card.
+    sums = [0] * (1 << len(values))
+    for mask in range(1, len(sums)):
+        sums[mask] = sums[mask & (mask - 1)] + values[(mask & -mask).bit_length() - 1]
+    return tuple(mask for mask, total in enumerate(sums) if total == 15 and mask & (mask - 1))
 
 
 def _pairs(cards: tuple[Card, ...]) -> list[ShowPart]:
@@ -59,17 +68,20 @@ def _pairs(cards: tuple[Card, ...]) -> list[ShowPart]:
 
 def _runs(cards: tuple[Card, ...]) -> list[ShowPart]:
     """Every combination making the longest run; shorter runs inside it do not count again."""
-    ordered = sorted(cards, key=lambda c: c.rank)
-    for size in range(len(cards), 2, -1):
-        runs = [ShowPart("run", combo, size) for combo in combinations(ordered, size) if _is_run(combo)]
-        if runs:
-            return runs
+    by_rank: dict[int, list[Card]] = {}
+    for card in cards:
+        by_rank.setdefault(card.rank, []).append(card)
+    # With at most 5 cards only one sequence of 3+ distinct consecutive ranks can exist.
+    for low in sorted(by_rank):
+        if low - 1 in by_rank:
+            continue
+        high = low
+        while high + 1 in by_rank:
+            high += 1
+        size = high - low + 1
+        if size >= 3:
+            return [ShowPart("run", combo, size) for combo in product(*(by_rank[r] for r in range(low, high + 1)))]
     return []
-
-
-def _is_run(ordered_cards: tuple[Card, ...]) -> bool:
-    ranks = [c.rank for c in ordered_cards]
-    return all(b - a == 1 for a, b in zip(ranks, ranks[1:]))
 
 
 def _flush(hand: Sequence[Card], starter: Card, crib: bool) -> list[ShowPart]:

@@ -108,15 +108,15 @@ class FemkortGame:
 
     def _on_play(self, event: Event) -> list[Effect]:
         s = self.state
-        if s.phase not in (Phase.DEALING, Phase.PLAYING):
+        if s.phase not in (Phase.DEALING, Phase.PLAYING) or not hands.dealt_count(s.hand):
             raise IllegalEvent(self._busy_reason("play"))
         seat, card = event_seat(event, s.players), event_card(event)
         sizes = hands.wrong_sizes(s.hand, deal_over=True) if s.phase is Phase.DEALING else None
         if sizes:  # GAP-FK-3: the first card played ends the deal; a short hand voids it
             return self._no_winner(sizes)
-        hands.check_play(s.hand, seat, card)
+        from_unread = hands.check_play(s.hand, seat, card)
         s.phase = Phase.PLAYING
-        result = hands.play_card(s.hand, seat, card, s.options.contender_rule)
+        result = hands.play_card(s.hand, seat, card, from_unread, s.options.contender_rule)
         s.violations += result.violations
         if result.hand_winner is None:
             return result.effects
@@ -215,10 +215,9 @@ class FemkortGame:
         seats = s.decider or tuple(range(s.players))
         dealer = hands.clockwise_from(seats, dealer_from % s.players, s.players)[0]
         stake = s.options.stake * (2 if restake and s.options.stake_escalation else 1)  # V4 / GAP-FK-10
-        short = [x for x in seats if s.chips.balances[x] < stake]
-        if s.decider is not None:
-            stake = min([stake] + [s.chips.balances[x] for x in seats])  # a decider is always played
-        elif short:
+        if s.decider is not None:  # a decider is always played: at most what its poorest player holds
+            stake = min([stake] + [s.chips.balances[x] for x in seats])
+        elif any(s.chips.balances[x] < stake for x in seats):
             return self._end_by_time_rule("short_stack", dealer)
         s.hand = hands.make_hand(s.hands_finished + 1, dealer, seats, s.players, stake,
                                  "restake" if restake else "stake", s.options)
@@ -268,8 +267,10 @@ class FemkortGame:
         if s.phase is Phase.BETWEEN_HANDS:
             return f"{what}: hand {hand.number} has not started: deal the cards first"
         if s.phase is Phase.REDEAL_VOTE:
-            waiting = [x for x in hand.seats if x != hand.redeal_by and x not in hand.agreed]
+            waiting = sorted(x for x in hand.seats if x != hand.redeal_by and x not in hand.agreed)
             return f"{what}: seat {hand.redeal_by}'s redeal request is waiting for seats {waiting}"
+        if s.phase is Phase.DEALING and not hands.dealt_count(hand):
+            return f"{what}: hand {hand.number} has started but no card has been dealt yet"
         if s.phase is Phase.DEALING:
             return f"{what}: hand {hand.number} has started (dealing, no card played yet)"
         return f"{what}: hand {hand.number} is being played (trick {hand.trick_number})"

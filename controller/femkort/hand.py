@@ -57,8 +57,8 @@ def _check_receiver(hand: Hand, seat: int) -> None:
         raise IllegalEvent(f"seat {seat} does not play this hand (seats {_seat_list(hand.seats)})")
 
 
-def _check_new_card(hand: Hand, card: Card | None, already: Iterable[Card] = ()) -> None:
-    if card is not None and (card in hand.owner or card in already):
+def _check_new_card(hand: Hand, card: Card | None) -> None:
+    if card is not None and card in hand.owner:
         raise IllegalEvent(f"card {card} was already dealt this hand")
 
 
@@ -80,8 +80,8 @@ def deal_card(hand: Hand, seat: int, card: Card | None, options: FemkortOptions)
     else:
         holding.known.append(card)
         hand.owner[card] = seat
-    if options.trump and seat == hand.dealer and holding.size == HAND_SIZE:
-        return _turn_trump(hand, card)
+    if options.trump and seat == hand.dealer and holding.size == HAND_SIZE and card is not None:
+        return _turn_trump(hand, card)  # (check_*: the dealer's fifth card is always read under V5)
     return []
 
 
@@ -89,15 +89,15 @@ def check_hands_deal(hand: Hand, hands: Sequence[Sequence[Card | None]], options
     if dealt_count(hand):
         raise IllegalEvent(f"the 'hands' shorthand is the whole deal, but {dealt_count(hand)} cards "
                            "were already dealt this hand")
-    seen: set[Card] = set()
     for seat, cards in enumerate(hands):
-        if cards and seat not in hand.seats:
+        if cards:
             _check_receiver(hand, seat)
-        for position, card in enumerate(cards):
-            _check_new_card(hand, card, seen)
-            _check_trump_read(hand, seat, position, card, options)
-            if card is not None:
-                seen.add(card)
+    read = [card for cards in hands for card in cards if card is not None]
+    if len(set(read)) != len(read):
+        twice = next(card for i, card in enumerate(read) if card in read[:i])
+        raise IllegalEvent(f"card {twice} is dealt twice")
+    if len(hands[hand.dealer]) >= HAND_SIZE:
+        _check_trump_read(hand, hand.dealer, HAND_SIZE - 1, hands[hand.dealer][HAND_SIZE - 1], options)
 
 
 def deal_hands(hand: Hand, hands: Sequence[Sequence[Card | None]], options: FemkortOptions) -> list[Effect]:
@@ -109,9 +109,8 @@ def deal_hands(hand: Hand, hands: Sequence[Sequence[Card | None]], options: Femk
     return effects
 
 
-def _turn_trump(hand: Hand, card: Card | None) -> list[Effect]:
+def _turn_trump(hand: Hand, card: Card) -> list[Effect]:
     """V5 / GAP-FK-11: the dealer's last card shows the trump suit and stays in his hand."""
-    assert card is not None  # guaranteed by _check_trump_read
     hand.trump_card = card
     hand.rules = replace(hand.rules, trump=card.suit)
     return [note("trump", card=str(card), suit=card.suit.word)]
@@ -119,15 +118,17 @@ def _turn_trump(hand: Hand, card: Card | None) -> list[Effect]:
 
 # ---- the play ---------------------------------------------------------------------------------------
 
-def check_play(hand: Hand, seat: int, card: Card) -> None:
-    """FK-R19: out of turn, a second card in one trick, a card not held, a revoke (FK-R10/R11)."""
+def check_play(hand: Hand, seat: int, card: Card) -> bool:
+    """FK-R19: out of turn, a second card in one trick, a card not held, a revoke (FK-R10/R11).
+
+    Returns whether the card comes from the seat's unread cards (for play_card)."""
     _check_turn(hand, seat)
-    _check_holds(hand, seat, card)
-    holding = hand.holdings[seat]
-    cards = holding.known if card in holding.known else [*holding.known, card]
-    reason = illegal_reason(cards, card, hand.trick, hand.rules, seat)
+    from_unread = _check_holds(hand, seat, card)
+    known = hand.holdings[seat].known
+    reason = illegal_reason([*known, card] if from_unread else known, card, hand.trick, hand.rules, seat)
     if reason:
         raise IllegalEvent(reason)
+    return from_unread
 
 
 def _check_turn(hand: Hand, seat: int) -> None:
@@ -142,12 +143,14 @@ def _check_turn(hand: Hand, seat: int) -> None:
         raise IllegalEvent(f"not your turn: seat {hand.order[position]} is to play")
 
 
-def _check_holds(hand: Hand, seat: int, card: Card) -> None:
+def _check_holds(hand: Hand, seat: int, card: Card) -> bool:
+    """The card is in the seat's hand: read at the deal, or one of its unread cards. True if unread."""
     if card in hand.played:
         raise IllegalEvent(f"card {card} was already played this hand (trick {hand.played[card]})")
     owner = hand.owner.get(card)
     if owner != seat and (owner is not None or hand.holdings[seat].unknown == 0):
         raise IllegalEvent(f"card {card} is not in seat {seat}'s hand")
+    return owner is None
 
 
 @dataclass
@@ -157,10 +160,9 @@ class PlayResult:
     hand_winner: int | None = None
 
 
-def play_card(hand: Hand, seat: int, card: Card, contender_rule: str) -> PlayResult:
+def play_card(hand: Hand, seat: int, card: Card, from_unread: bool, contender_rule: str) -> PlayResult:
     """Play a card that passed check_play; resolves the trick when it is complete."""
     holding = hand.holdings[seat]
-    from_unread = card not in holding.known
     others_unread = holding.unknown - (1 if from_unread else 0)
     if from_unread:
         holding.unknown -= 1

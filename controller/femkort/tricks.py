@@ -77,16 +77,22 @@ def legal_cards(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules) 
 
 def illegal_reason(hand: Sequence[Card], card: Card, trick: Sequence[Card], rules: TrickRules,
                    seat: int) -> str | None:
-    """Why playing `card` from `hand` breaks FK-R10/FK-R11, or None when it is legal."""
-    if card in legal_cards(hand, trick, rules):
+    """Why playing `card` from `hand` breaks FK-R10/FK-R11, or None when it is legal.
+
+    Same judgement as `card in legal_cards(...)`, without comparing cards (this runs on every play)."""
+    if not trick:
         return None
     led = trick[0].suit
     followers = _followers(hand, led)
     if card.suit != led:
-        return f"illegal: seat {seat} must follow {led.word} (holds {_listed(followers)})"
-    bar = head_bar(trick, rules)
-    return (f"illegal: seat {seat} must head the trick with a {led.word} card above {bar} "
-            f"(holds {_listed(_headers(followers, trick, rules))})")
+        return f"illegal: seat {seat} must follow {led.word} (holds {_listed(followers)})" if followers else None
+    bar = head_bar(trick, rules) if rules.head_obligation else None
+    if bar is None or rank_value(card) > rank_value(bar):
+        return None
+    headers = _headers(followers, trick, rules)
+    if not headers:
+        return None
+    return f"illegal: seat {seat} must head the trick with a {led.word} card above {bar} (holds {_listed(headers)})"
 
 
 def claim_of(card: Card, trick: Sequence[Card], rules: TrickRules) -> Claim | None:

@@ -20,13 +20,14 @@ class CardBook:
     hands: list[list[Card | None]]
     pile: list[tuple[int, Card | None]] = field(default_factory=list)  # (seat, card) discarded while buying
     talon: int = len(DECK)
+    seen: set[Card] = field(default_factory=set)  # the read cards in the hands and the pile: fast look-up
 
     @classmethod
     def fresh(cls, players: int) -> CardBook:
         return cls([[] for _ in range(players)])
 
     def copy(self) -> CardBook:
-        return CardBook([list(hand) for hand in self.hands], list(self.pile), self.talon)
+        return CardBook([list(hand) for hand in self.hands], list(self.pile), self.talon, set(self.seen))
 
     def known(self, seat: int) -> bool:
         return None not in self.hands[seat]
@@ -44,9 +45,8 @@ class CardBook:
             check_in_deck(card)
         except HandError as error:
             raise IllegalEvent(str(error)) from None
-        where = self.location(card)
-        if where:
-            raise IllegalEvent(f"card {card} is already in {where}")
+        if card in self.seen:
+            raise IllegalEvent(f"card {card} is already in {self.location(card)}")
 
     def deal(self, cards: list[tuple[int, Card | None]], serving: int | None) -> list[Effect]:
         """Deal in order, all or nothing: a trial copy takes the cards, then replaces this book."""
@@ -54,13 +54,14 @@ class CardBook:
         effects: list[Effect] = []
         for seat, card in cards:
             effects += trial._deal_one(seat, card, serving)
-        self.hands, self.pile, self.talon = trial.hands, trial.pile, trial.talon
+        self.hands, self.pile, self.talon, self.seen = trial.hands, trial.pile, trial.talon, trial.seen
         return effects
 
     def _deal_one(self, seat: int, card: Card | None, serving: int | None) -> list[Effect]:
         effects = [self._reshuffle(serving)] if self.talon == 0 else []
         if card is not None:
             self.check_unseen(card)
+            self.seen.add(card)
         self.hands[seat].append(card)
         self.talon -= 1
         return effects
@@ -72,6 +73,7 @@ class CardBook:
         if not back:
             raise IllegalEvent("the talon is empty and there are no discards to reshuffle")
         self.pile = [entry for entry in self.pile if entry[0] == serving]
+        self.seen.difference_update(card for _, card in back)
         self.talon = len(back)
         return {"talon": "reshuffled", "cards": len(back)}
 
@@ -102,6 +104,7 @@ class CardBook:
         for index, card in slots:
             if card is not None:
                 self.hands[seat][index] = card
+                self.seen.add(card)
 
     def discard(self, seat: int, slots: list[Slot]) -> None:
         self.learn(seat, slots)

@@ -9,6 +9,7 @@ player who has lost his money leaves the table; the match is over when fewer tha
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -21,7 +22,7 @@ from ..history import Header
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
 from .deal import CardBook, event_optional_cards
 from .draw import DrawError, dealer_by_draw
-from .hands import HAND_SIZE, evaluate
+from .hands import evaluate
 from .options import FerbliOptions, parse_ferbli_options
 from .phases import BUY_DISCARDS, DEALING, RESPONSES, Move, Phase
 
@@ -323,7 +324,8 @@ class FerbliGame:
         seat = self._acting_seat(event, self.buyers[0], "the next buyer")
         option = event.get("option")
         if option not in BUY_DISCARDS:
-            raise IllegalEvent(f"malformed buy event: 'option' must be one of {', '.join(BUY_DISCARDS)}, got {option!r}")
+            choices = ", ".join(BUY_DISCARDS)
+            raise IllegalEvent(f"malformed buy event: 'option' must be one of {choices}, got {option!r}")
         discards = event_optional_cards(event, "discard")
         if len(discards) not in BUY_DISCARDS[option]:
             counts = " or ".join(str(n) for n in BUY_DISCARDS[option])
@@ -367,16 +369,14 @@ class FerbliGame:
         return seat, optional_card(event)
 
     def _shorthand(self, event: Event) -> list[tuple[int, Card | None]]:
-        """`hands`: the rest of the cards due, one list per seat, dealt round by round in deal order."""
+        """`hands`: exactly the cards due now, one list per seat, dealt in the order they are due."""
         hands = event_hands(event, self.players)
-        longest = max(len(hand) for hand in hands)
-        cards = [(seat, hands[seat][i]) for i in range(longest) for seat in self.order if i < len(hands[seat])]
-        outside = [seat for seat in range(self.players) if seat not in self.order and hands[seat]]
-        if outside or [seat for seat, _ in cards] != [seat for seat, _ in self.to_deal]:
-            due = ", ".join(f"seat {s}: {sum(1 for d, _ in self.to_deal if d == s)}"
-                            for s in dict.fromkeys(d for d, _ in self.to_deal))
-            raise IllegalEvent(f"'hands' must hold exactly the cards due now ({due})")
-        return cards
+        due = Counter(seat for seat, _ in self.to_deal)
+        if any(len(hands[seat]) != due[seat] for seat in range(self.players)):
+            wanted = ", ".join(f"seat {seat}: {count}" for seat, count in due.items())
+            raise IllegalEvent(f"'hands' must hold exactly the cards due now ({wanted})")
+        remaining = [iter(hand) for hand in hands]
+        return [(seat, next(remaining[seat])) for seat, _ in self.to_deal]
 
     def _dealt(self) -> list[Effect]:
         """All cards due have arrived: move on from the deal round (FB-R12..R16, R24)."""
@@ -405,8 +405,12 @@ class FerbliGame:
             self._require_phase(event, Phase.SHOWDOWN)
         seat = event_seat(event, self.players) if late else self._live_seat(event)
         cards = event_cards(event)
-        if len(cards) != len(self.book.hands[seat]):
-            raise IllegalEvent(f"a reveal shows all {len(self.book.hands[seat])} of seat {seat}'s cards, got {len(cards)}")
+        hand = self.book.hands[seat]
+        if len(cards) != len(hand):
+            raise IllegalEvent(f"a reveal shows all {len(hand)} of seat {seat}'s cards, got {len(cards)}")
+        left_out = [str(held) for held in hand if held is not None and held not in cards]
+        if left_out:
+            raise IllegalEvent(f"seat {seat}'s reveal leaves out {', '.join(left_out)}, known to be in the hand")
         self.book.learn(seat, self.book.match_held(seat, cards))
         return [] if late or self._unread_live() else self._settle()
 
@@ -536,7 +540,8 @@ _PHASE_MOVES: dict[Phase, Callable[[FerbliGame], list[Move]]] = {
     Phase.MUS_DECISION: FerbliGame._mus_moves,
     Phase.DEAL_1: FerbliGame._deal_moves,
     Phase.DEAL_2: FerbliGame._deal_moves,
-    Phase.OPENING_STAKE: lambda game: [Move("stake", game.forehand, amount_range(game.options, game.balance(game.forehand)))],
+    Phase.OPENING_STAKE: lambda game: [Move("stake", game.forehand,
+                                            amount_range(game.options, game.balance(game.forehand)))],
     Phase.FIRST_DECISION: FerbliGame._first_decision_moves,
     Phase.EXPOSE: lambda game: [Move("expose", game.forehand)],
     Phase.BUYING: FerbliGame._buy_moves,

@@ -5,12 +5,11 @@ value is just (category, number): the pip sum of the suited cards for a flush, t
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Iterable
 
-from ..cards import Card, piquet_deck
+from ..cards import Card, Suit, piquet_deck
 
 HAND_SIZE = 4
 DECK: frozenset[Card] = frozenset(piquet_deck())
@@ -71,43 +70,59 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
     """The value of a four-card hand: its single best combination (FB-R10), or worthless."""
     hand = list(cards)
     _check_hand(hand)
-    candidates = [*_sets(hand), *_flushes(hand)]
-    return max(candidates, default=_value(Category.WORTHLESS, 0, "worthless"))
+    ranks: dict[int, int] = {}
+    suits: dict[Suit, list[int]] = {}  # suit -> [cards held, pip sum]
+    for card in hand:
+        ranks[card.rank] = ranks.get(card.rank, 0) + 1
+        held = suits.setdefault(card.suit, [0, 0])
+        held[0] += 1
+        held[1] += pips(card)
+    candidates = [*_sets(ranks), *_flushes(suits), (Category.WORTHLESS, 0, None)]
+    # A 2-2 hand offers two two-flushes; max() keeps the better (and the first of equal ones).
+    category, number, detail = max(candidates, key=lambda candidate: candidate[:2])
+    return HandValue((int(category), number), category, _name(category, number, detail))
 
 
 def _check_hand(hand: list[Card]) -> None:
     if len(hand) != HAND_SIZE:
         raise HandError(f"a Färbeln hand has {HAND_SIZE} cards, got {len(hand)}")
-    if len(set(hand)) != len(hand):
-        raise HandError("the same card is listed twice")
+    if len({(card.rank, card.suit.value) for card in hand}) != len(hand):
+        repeated = sorted({str(card) for card in hand if hand.count(card) > 1})
+        raise HandError(f"card {', '.join(repeated)} is listed twice")
     for card in hand:
-        check_in_deck(card)
+        if card.rank not in _RANK_WORDS:
+            check_in_deck(card)
 
 
-def _sets(hand: list[Card]) -> list[HandValue]:
+Candidate = tuple[Category, int, "int | Suit | None"]  # category, number compared, rank or suit named
+
+
+def _sets(ranks: dict[int, int]) -> list[Candidate]:
     """Three or four of a rank, and the pair of aces (the only pair that counts, seed note a)."""
-    values = []
-    for rank, count in Counter(card.rank for card in hand).items():
+    found: list[Candidate] = []
+    for rank, count in ranks.items():
         if count >= 3:
-            category = Category.FOUR_OF_A_RANK if count == 4 else Category.THREE_OF_A_RANK
-            values.append(_value(category, rank_strength(rank), f"{_COUNT_WORDS[count]} {_RANK_WORDS[rank]}s"))
+            found.append((Category.FOUR_OF_A_RANK if count == 4 else Category.THREE_OF_A_RANK,
+                          rank_strength(rank), rank))
         elif count == 2 and rank == 1:
-            values.append(_value(Category.PAIR_OF_ACES, 14, "pair of aces"))
-    return values
+            found.append((Category.PAIR_OF_ACES, rank_strength(rank), rank))
+    return found
 
 
 _FLUSH_CATEGORY = {2: Category.TWO_FLUSH, 3: Category.THREE_FLUSH, 4: Category.FOUR_FLUSH}
 
 
-def _flushes(hand: list[Card]) -> list[HandValue]:
-    """Every suit held two or more times; a 2-2 hand yields both two-flushes and max() keeps the better."""
-    values = []
-    for suit, count in Counter(card.suit for card in hand).items():
-        if count >= 2:
-            total = sum(pips(card) for card in hand if card.suit is suit)
-            values.append(_value(_FLUSH_CATEGORY[count], total, f"{_COUNT_WORDS[count]}-flush {total} in {suit.word}"))
-    return values
+def _flushes(suits: dict[Suit, list[int]]) -> list[Candidate]:
+    return [(_FLUSH_CATEGORY[count], total, suit) for suit, (count, total) in suits.items() if count >= 2]
 
 
-def _value(category: Category, number: int, name: str) -> HandValue:
-    return HandValue((int(category), number), category, name)
+def _name(category: Category, number: int, detail: int | Suit | None) -> str:
+    if isinstance(detail, Suit):
+        length = {Category.TWO_FLUSH: 2, Category.THREE_FLUSH: 3, Category.FOUR_FLUSH: 4}[category]
+        return f"{_COUNT_WORDS[length]}-flush {number} in {detail.word}"
+    if category is Category.PAIR_OF_ACES:
+        return "pair of aces"
+    if detail is None:
+        return "worthless"
+    count = 4 if category is Category.FOUR_OF_A_RANK else 3
+    return f"{_COUNT_WORDS[count]} {_RANK_WORDS[detail]}s"

@@ -90,6 +90,8 @@ class TableBuzzer:
                 break
             try:
                 self._play(melody)
+            except Exception:  # a bad note must not silence the buzzer for the rest of the game
+                log.exception("buzzer failed to play %s", melody)
             finally:
                 self._sound(None)
             if self._queue.empty():

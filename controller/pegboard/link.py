@@ -162,7 +162,10 @@ class PegBoardLink:
         self.status = status
         log.info("peg board link %s %s", status.value, detail)
         if self._on_status is not None:
-            self._on_status(status, detail)
+            try:
+                self._on_status(status, detail)
+            except Exception:  # a listener's bug must not take the link down
+                log.exception("peg board status listener failed")
 
     def _set_confirmed(self, state: BoardState | None) -> None:
         with self._confirmed_lock:
@@ -276,3 +279,23 @@ class PegBoardLink:
             if self._stopping.is_set():
                 break
         raise BoardSilent(f"no answer to {self.config.max_attempts} frames on {self.config.port}")
+
+
+def release_to_repl(port: str, timeout: float = 1.0) -> bool:
+    """Ask the firmware to leave its loop for the MicroPython REPL (it ignores Ctrl-C), so mpremote can
+    flash it. True when the board acknowledged; False when nothing answered (e.g. already at the REPL)."""
+    frame = pegproto.encode_frame(pegproto.MSG_RELEASE, 1, pegproto.RELEASE_MAGIC)
+    reader = pegproto.FrameReader()
+    with serial.Serial(port, 115200, timeout=0.05, write_timeout=timeout, exclusive=True) as link:
+        link.reset_input_buffer()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            link.write(frame)
+            end_of_try = min(deadline, time.monotonic() + 0.2)
+            while time.monotonic() < end_of_try:
+                for msg_type, seq, body in reader.feed(link.read(max(1, link.in_waiting))):
+                    if msg_type == pegproto.MSG_ACK and seq == 1:
+                        ack = pegproto.decode_ack(body)
+                        if ack.acked_type == pegproto.MSG_RELEASE:
+                            return ack.status == pegproto.STATUS_OK
+    return False

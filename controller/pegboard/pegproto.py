@@ -19,9 +19,12 @@ MAX_TRACKS = 4
 MSG_HELLO = 0x01
 MSG_STATE = 0x02
 MSG_PING = 0x03
+MSG_RELEASE = 0x04  # body RELEASE_MAGIC: leave the program for the REPL (before flashing)
 # Board -> host
 MSG_ACK = 0x81
 MSG_BEAT = 0x82
+
+RELEASE_MAGIC = b"REPL"
 
 STATUS_OK = 0
 STATUS_BAD_TYPE = 1

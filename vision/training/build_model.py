@@ -2,7 +2,8 @@
 
     python -m vision.training.build_model DATA_ROOT [--out vision/models/generic.npz]
 
-Trains on the 'train' split of ammememe_roboflow (overhead + single) by file-name hash; 'val' picks the
+Trains on the 'train' split of ammememe_roboflow (overhead + single) by file-name hash plus rendered
+scenes of the shipped faces; 'val' picks the
 confidence threshold; 'test' is never touched here (see `cardtable vision eval`).
 """
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.model import DEFAULT_MODEL, JUNK_RANK, IndexClassifier
-from vision.training.samples import SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of, to_pixels
+from vision.training.samples import (SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of,
+                                     synthetic_scenes, to_pixels)
 from vision.training.train import fit_new
 
 
@@ -39,10 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("root", type=Path)
     ap.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
     args = ap.parse_args(argv)
     model = None
     for _ in range(2):  # second round: retrain with the first model's false alarms as junk samples
-        x, yr, ys = collect(args.root, "train", model=model).arrays()
+        samples = collect(args.root, "train", model=model)
+        print(f"synthetic: {synthetic_scenes(args.synthetic, samples)} index boxes", file=sys.stderr)
+        x, yr, ys = samples.arrays()
         model = fit_new(x, yr, ys, epochs=args.epochs,
                         progress=lambda e, n: print(f"epoch {e}/{n}", file=sys.stderr, end="\r"))
     vx, vr, vs = collect(args.root, "val").arrays()

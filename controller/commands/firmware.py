@@ -1,0 +1,108 @@
+"""`cardtable firmware flash|simulate`: deploy the peg board firmware, or run it on a virtual board."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import serial
+
+from controller.pegboard import pegproto
+from controller.pegboard.link import release_to_repl
+from controller.pegboard.virtual import FIRMWARE_DIR, VirtualPegBoard
+
+RP2040_VID = 0x2E8A  # Raspberry Pi's USB vendor id: MicroPython on an RP2040 enumerates with it
+
+
+class FirmwareError(Exception):
+    """A clear reason why the firmware cannot be deployed."""
+
+
+def firmware_files(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
+    """Every file the board needs: firmware/*.py plus the shared link codec."""
+    sources = sorted(firmware_dir.glob("*.py"))
+    if not any(s.name == "main.py" for s in sources):
+        raise FirmwareError(f"no firmware in {firmware_dir} (flash from a source checkout)")
+    return sources + [Path(pegproto.__file__)]
+
+
+def find_board_port(ports: Iterable[Any]) -> str:
+    """The device of the one attached RP2040 among serial.tools.list_ports entries."""
+    boards = [p.device for p in ports if getattr(p, "vid", None) == RP2040_VID]
+    if not boards:
+        raise FirmwareError("no RP2040 board found (USB vendor id 2e8a): plug it in or pass --port")
+    if len(boards) > 1:
+        raise FirmwareError(f"several RP2040 boards found ({', '.join(boards)}): choose one with --port")
+    return boards[0]
+
+
+def mpremote_command() -> list[str]:
+    if shutil.which("mpremote"):
+        return ["mpremote"]
+    if importlib.util.find_spec("mpremote") is not None:
+        return [sys.executable, "-m", "mpremote"]
+    raise FirmwareError("mpremote is not installed: pip install 'cardtable[firmware]'")
+
+
+def flash_command(mpremote: list[str], port: str, files: list[Path]) -> list[str]:
+    """Copy every file to the board's root, then hard-reset it so main.py starts."""
+    return [*mpremote, "connect", port, "fs", "cp", *(str(f) for f in files), ":", "+", "reset"]
+
+
+def _flash(args: argparse.Namespace) -> int:
+    try:
+        files = firmware_files()
+        port = args.port or _detect_port()
+        command = flash_command(mpremote_command(), port, files)
+    except FirmwareError as exc:
+        print(f"cardtable firmware flash: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if not release_to_repl(port):
+            print("board did not answer the release request (already at the REPL?); trying anyway")
+    except (serial.SerialException, OSError) as exc:
+        print(f"cardtable firmware flash: cannot open {port}: {exc} (is the cardtable service running?)",
+              file=sys.stderr)
+        return 2
+    print("flashing:", " ".join(f.name for f in files))
+    result = subprocess.run(command, check=False)
+    if result.returncode != 0:
+        print("cardtable firmware flash: mpremote failed (is the cardtable service holding the port?)",
+              file=sys.stderr)
+    return result.returncode
+
+
+def _detect_port() -> str:
+    from serial.tools import list_ports
+
+    return find_board_port(list_ports.comports())
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    board = VirtualPegBoard({"tracks": args.tracks, "holes": args.holes}, link_path=args.link)
+    with board:
+        print(f"virtual peg board on {board.port_path} (Ctrl-C to stop)", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("firmware", help="peg board firmware")
+    commands = parser.add_subparsers(dest="firmware_command", required=True, metavar="ACTION")
+    flash = commands.add_parser("flash", help="copy the firmware to the RP2040 with mpremote")
+    flash.add_argument("--port", help="serial port of the board (default: the one USB VID 2e8a device)")
+    flash.set_defaults(func=_flash)
+    simulate = commands.add_parser("simulate", help="run the firmware on a virtual board behind a pty")
+    simulate.add_argument("--link", default="/tmp/cardtable-pegboard", help="symlink to the pty to create")
+    simulate.add_argument("--tracks", type=int, default=2, choices=(2, 3))
+    simulate.add_argument("--holes", type=int, default=121, choices=(61, 121))
+    simulate.set_defaults(func=_simulate)

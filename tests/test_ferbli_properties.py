@@ -1,0 +1,189 @@
+"""Property tests over random complete Färbeln matches (3..7 players).
+
+A physical table (a shuffled 32-card deck, the talon, the discards, what each seat really holds) deals
+the cards, some of them unread; the players pick among the engine's legal moves; random events are
+thrown in as well. Checked after every event: no crash, chips conserved, the pot is what the deal's
+players paid, FB-R31 between rounds, every accepted random event was among the legal moves, every
+rejected one left the engine unchanged, and every showdown pot went to the best hand.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.cards import Card, piquet_deck
+from controller.engine import Effect, Event, IllegalEvent
+from controller.ferbli.game import FerbliGame
+from controller.ferbli.hands import evaluate
+from controller.ferbli.phases import Move, Phase
+from ferbli_support import table
+
+BETWEEN_ROUNDS = (Phase.OPENING_STAKE, Phase.FIRST_DECISION, Phase.EXPOSE, Phase.BUYING, Phase.DECISION,
+                  Phase.LAST_JOINER, Phase.SHOWDOWN)
+
+
+@dataclass
+class PhysicalTable:
+    """The real cards, dealt the way a dealer would, talon reshuffle included (GAP-FB-9)."""
+
+    rng: random.Random
+    players: int
+    talon: list[Card] = field(default_factory=list)
+    hands: list[list[Card]] = field(default_factory=list)
+    pile: list[tuple[int, Card]] = field(default_factory=list)
+    unread: set[Card] = field(default_factory=set)
+    serving: int | None = None
+
+    def shuffle(self) -> None:
+        self.talon = piquet_deck()
+        self.rng.shuffle(self.talon)
+        self.hands = [[] for _ in range(self.players)]
+        self.pile, self.unread, self.serving = [], set(), None
+
+    def draw(self, seat: int) -> str | None:
+        if not self.talon:
+            back = [c for s, c in self.pile if s != self.serving]
+            self.pile = [(s, c) for s, c in self.pile if s == self.serving]
+            self.talon = back
+            self.rng.shuffle(self.talon)
+        dealt = self.talon.pop()
+        self.hands[seat].append(dealt)
+        if self.rng.random() < 0.15:
+            self.unread.add(dealt)
+            return None
+        return str(dealt)
+
+    def name(self, cards: list[Card]) -> list[str]:
+        self.unread.difference_update(cards)
+        return [str(c) for c in cards]
+
+    def discard(self, seat: int, count: int) -> list[str | None]:
+        chosen = self.rng.sample(self.hands[seat], count)
+        texts: list[str | None] = []
+        for picked in chosen:
+            self.hands[seat].remove(picked)
+            self.pile.append((seat, picked))
+            # an unread card may be discarded unread too
+            texts.append(None if picked in self.unread and self.rng.random() < 0.5 else self.name([picked])[0])
+        self.serving = seat
+        return texts
+
+
+def legal_event(game: FerbliGame, move: Move, cards: PhysicalTable) -> Event:
+    rng = cards.rng
+    if move.type == "deal":
+        if len(game.to_deal) > 1 and rng.random() < 0.3:
+            hands: list[list[str | None]] = [[] for _ in range(cards.players)]
+            for seat, _ in game.to_deal:
+                hands[seat].append(cards.draw(seat))
+            return {"type": "deal", "hands": hands}
+        return {"type": "deal", "seat": move.seat, "card": cards.draw(move.seat)}
+    event: Event = {"type": move.type} if move.seat is None else {"type": move.type, "seat": move.seat}
+    if move.amounts is not None:
+        event["amount"] = rng.randint(*move.amounts)
+    if move.type == "buy":
+        event.update(option=move.option, discard=cards.discard(move.seat, move.discards or 0))
+    elif move.type == "expose":
+        event["cards"] = cards.name(rng.sample(cards.hands[move.seat], 2))
+    elif move.type == "reveal":
+        event["cards"] = cards.name(cards.hands[move.seat])
+    return event
+
+
+def random_event(game: FerbliGame, rng: random.Random) -> Event:
+    """An event that is often illegal: any type, seat and amount, but never one that moves real cards."""
+    kind = rng.choice(["mus", "stake", "join", "fold", "expose_demand", "show", "raise", "bet", "new_hand", "buy"])
+    event: Event = {"type": kind, "seat": rng.randint(-1, game.players)}
+    if kind in ("mus", "stake", "raise", "bet"):
+        event["amount"] = rng.randint(-1, game.options.max + 3)
+    if kind == "buy":
+        event.update(option=rng.choice(["stand", "upcard", "swap"]), discard=[])
+    if kind == "new_hand":
+        del event["seat"]
+    return event
+
+
+def is_listed(event: Event, moves: list[Move]) -> bool:
+    for move in moves:
+        if (move.type, move.seat) != (event["type"], event.get("seat")):
+            continue
+        if move.amounts is not None and not move.amounts[0] <= event["amount"] <= move.amounts[1]:
+            continue
+        if move.option is not None and (move.option, move.discards) != (event["option"], len(event["discard"])):
+            continue
+        return True
+    return False
+
+
+def check_invariants(game: FerbliGame, total: int) -> None:
+    assert game.chips.total == total
+    assert min(game.chips.balances) >= 0 and game.chips.pot >= 0 and game.chips.carry >= 0
+    if game.phase is not Phase.HAND_OVER:
+        assert game.chips.pot == sum(game.committed)
+    if game.phase in BETWEEN_ROUNDS:  # FB-R31
+        for seat in game.live:
+            if game.balance(seat) > 0:
+                assert game.committed[seat] == game.level, (seat, game.committed, game.level)
+            assert game.committed[seat] <= game.level
+
+
+def check_showdown(game: FerbliGame, effects: list[Effect]) -> None:
+    """The main pot goes to the best shown hand, nearest the dealer's left on a tie; all worthless: carry."""
+    shown = next((e["showdown"] for e in effects if "showdown" in e), None)
+    if shown is None:
+        return
+    values = [(evaluate(Card.parse(c) for c in entry["cards"]), entry["seat"]) for entry in shown]
+    best = max(value for value, _ in values)
+    first_best = next(seat for value, seat in values if value == best)
+    main = [e["seat"] for e in effects if e.get("reason") == "pot"]
+    assert main == ([] if best.worthless else [first_best])
+
+
+def step(game: FerbliGame, cards: PhysicalTable, total: int) -> bool:
+    moves = game.legal_moves()
+    if not moves:
+        return False
+    rng = cards.rng
+    if rng.random() < 0.3:
+        event = random_event(game, rng)
+        before = copy.deepcopy(game)
+        try:
+            effects = game.apply(event)
+        except IllegalEvent:
+            assert game == before, event
+            return True
+        assert is_listed(event, moves), (event, moves)
+    else:
+        weights = [0.01 if move.type == "misdeal" else 1.0 for move in moves]
+        move = rng.choices(moves, weights)[0]
+        effects = game.apply(legal_event(game, move, cards))
+    if game.phase is Phase.MUS_DECISION and not any(game.book.hands):
+        cards.shuffle()  # a new deal (new_hand or misdeal): the dealer gathers and shuffles
+    check_invariants(game, total)
+    check_showdown(game, effects)
+    return True
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 7), data=st.data())
+def test_random_matches_keep_every_invariant(players: int, data: st.DataObject) -> None:
+    low = data.draw(st.integers(1, 4), label="min")
+    options = {"min": low, "max": data.draw(st.integers(low, low + 8), label="max"),
+               "table_stakes": data.draw(st.sampled_from(["all_in", "must_fold"]), label="table_stakes"),
+               "mus_min": data.draw(st.integers(1, 3), label="mus_min"),
+               "efterhand_buys": data.draw(st.booleans(), label="efterhand_buys")}
+    chips = data.draw(st.lists(st.integers(0, 60), min_size=players, max_size=players)
+                      .filter(lambda c: sum(b >= options["min"] for b in c) >= 2), label="chips")
+    dealer = data.draw(st.integers(0, players - 1), label="dealer")
+    game = table(players, chips, dealer, **options)
+    cards = PhysicalTable(random.Random(data.draw(st.integers(0, 2**32), label="seed")), players)
+    cards.shuffle()
+    total = game.chips.total
+    for _ in range(300):
+        if not step(game, cards, total):
+            break
+    assert game.summary()["chips"] == game.chips.balances

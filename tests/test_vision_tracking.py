@@ -1,0 +1,81 @@
+"""Tracking: change detection, k-of-n voting, zone observations and the duplicate-card flag."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from vision.detect import Detection, FaceDownGroup
+from vision.recognize import UNKNOWN, CardReading
+from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, TableTracker,
+                             Voter, diff_states, zone_state)
+
+ZONES = {"seat-1-play": [[0, 0], [100, 0], [100, 100], [0, 100]],
+         "crib": [[200, 0], [300, 0], [300, 100], [200, 100]]}
+
+
+def card_at(name: str, x: float, y: float) -> CardReading:
+    return CardReading(name, 0.99, [[x - 5, y - 5], [x + 5, y - 5], [x + 5, y + 5], [x - 5, y + 5]])
+
+
+def test_voter_needs_k_of_n() -> None:
+    voter = Voter(k=3, n=5)
+    seen = {"seat-1-play": Counter({"QS": 1})}
+    assert voter.vote(seen) == {}
+    assert voter.vote({}) == {}
+    assert voter.vote(seen) == {}
+    assert voter.vote(seen) == seen  # third sighting within five reads
+    assert voter.vote({}) == seen  # one miss does not remove it (3 of the last 5)
+    assert voter.vote({}) == {}  # now only 2 of the last 5
+    with pytest.raises(ValueError):
+        Voter(k=4, n=3)
+
+
+def test_zone_state_and_duplicates() -> None:
+    det = Detection([card_at("QS", 50, 50), card_at("QS", 250, 50), card_at(UNKNOWN, 50, 60)],
+                    [FaceDownGroup(4, [[210, 10], [290, 10], [290, 90], [210, 90]])])
+    state, dups = zone_state(det, ZONES)
+    assert state == {"seat-1-play": Counter({"QS": 1, "#unknown": 1}), "crib": Counter({"QS": 1, "#down": 4})}
+    assert dups == [DuplicateCard("QS", ("seat-1-play", "crib"))]
+    assert str(dups[0]).startswith("QS seen twice")
+
+
+def test_diff_states_words() -> None:
+    old = {"seat-1-play": Counter({"QS": 1})}
+    new = {"seat-1-play": Counter({"5H": 1}), "crib": Counter({"#down": 4})}
+    obs = diff_states(old, new)
+    assert [str(o) for o in obs] == ["4 face-down cards in crib", "5H placed in seat-1-play",
+                                     "QS removed from seat-1-play"]
+    assert CardRemoved("QS", "seat-1-play") in obs and FaceDownCount("crib", 4) in obs
+
+
+def test_change_detector_ignores_noise_sees_a_card() -> None:
+    rng = np.random.default_rng(0)
+    base = np.full((720, 1280, 3), 90, np.uint8)
+    cd = ChangeDetector()
+    assert cd.changed(base)
+    noisy = np.clip(base + rng.normal(0, 3, base.shape), 0, 255).astype(np.uint8)
+    assert not cd.changed(noisy)
+    moved = noisy.copy()
+    moved[300:420, 600:690] = 250  # a card lands
+    assert cd.changed(moved)
+
+
+def test_tracker_settles_votes_and_idles() -> None:
+    frames = {"empty": np.full((120, 320, 3), 40, np.uint8)}
+    frames["played"] = frames["empty"].copy()
+    frames["played"][40:60, 40:60] = 255
+    dets = {id(frames["empty"]): Detection(), id(frames["played"]): Detection([card_at("QS", 50, 50)])}
+    calls: list[int] = []
+
+    def detect(frame: np.ndarray) -> Detection:
+        calls.append(1)
+        return dets[id(frame)]
+
+    tracker = TableTracker(detect, ZONES, k=2, n=3, settle_frames=1)
+    out = [tracker.process(frames["empty"]) for _ in range(6)]
+    assert all(o == [] for o in out) and len(calls) == 3  # n reads after settling, then idle
+    out = [tracker.process(frames["played"]) for _ in range(6)]
+    assert [o for o in out if o] == [[CardPlaced("QS", "seat-1-play")]]  # emitted once, after 2 votes
+    assert len(calls) == 6

@@ -1,0 +1,109 @@
+"""Table calibration: card scale, table colour and zones, from an empty-table frame and one card.
+
+Stored as JSON so zones can be edited by hand. Everything scale-dependent (glyph size, card area)
+comes from here, never from constants tuned to one camera height.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.recognize import CARD_W_L
+
+Polygon = list[list[float]]
+
+
+@dataclass
+class Calibration:
+    frame_size: tuple[int, int]  # (width, height)
+    card_width_px: float
+    card_height_px: float
+    table_lab: tuple[float, float, float]  # mean colour of the empty table (OpenCV 8-bit Lab)
+    table_lab_std: float
+    zones: dict[str, Polygon] = field(default_factory=dict)
+
+    @property
+    def card_area(self) -> float:
+        return self.card_width_px * self.card_height_px
+
+    def glyph_px(self) -> tuple[float, float]:
+        """Expected rank-glyph size range: the index spacing L is card width / 6.4 on standard faces."""
+        L = self.card_width_px / CARD_W_L
+        return 0.55 * L, 1.7 * L
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json(), indent=2))
+
+    @classmethod
+    def load(cls, path: Path) -> "Calibration":
+        try:
+            raw = json.loads(Path(path).read_text())
+            cal = cls(frame_size=tuple(raw["frame_size"]), card_width_px=float(raw["card_width_px"]),
+                      card_height_px=float(raw["card_height_px"]), table_lab=tuple(raw["table_lab"]),
+                      table_lab_std=float(raw["table_lab_std"]),
+                      zones={str(k): [[float(x), float(y)] for x, y in v] for k, v in raw.get("zones", {}).items()})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"bad calibration file {path}: {exc}") from exc
+        if cal.card_width_px <= 0 or cal.card_height_px <= 0:
+            raise ValueError(f"bad calibration file {path}: card size must be positive")
+        return cal
+
+
+def table_colour(empty: np.ndarray) -> tuple[tuple[float, float, float], float]:
+    lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    mean = lab.mean(0)
+    std = float(np.sqrt(((lab - mean) ** 2).sum(1).mean()))
+    return (float(mean[0]), float(mean[1]), float(mean[2])), std
+
+
+def foreground(frame: np.ndarray, table_lab: tuple[float, float, float], std: float) -> np.ndarray:
+    """Pixels that are not table: far from the table colour in Lab."""
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
+    dist = np.sqrt(((lab - np.float32(table_lab)) ** 2).sum(2))
+    mask = (dist > max(25.0, 3 * std)).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def measure_card(empty: np.ndarray, with_card: np.ndarray) -> tuple[float, float]:
+    """Size (short, long side in px) of the one card lying in `with_card` but not in `empty`."""
+    if empty.shape != with_card.shape:
+        raise ValueError("calibration frames differ in size")
+    lab, std = table_colour(empty)
+    mask = foreground(with_card, lab, std)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        raise ValueError("no card found on the calibration frame")
+    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    short, long = sorted((w, h))
+    if short < 10 or not 1.2 < long / short < 1.8:
+        raise ValueError(f"calibration card has an implausible shape {short:.0f}x{long:.0f} px")
+    return float(short), float(long)
+
+
+def default_zones(size: tuple[int, int], seats: int = 4) -> dict[str, Polygon]:
+    """Seat play areas around the edge, crib and starter in the middle, trick area, shoe reader corner."""
+    w, h = size
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+        return [[x0 * w, y0 * h], [x1 * w, y0 * h], [x1 * w, y1 * h], [x0 * w, y1 * h]]
+
+    edges = [box(0.25, 0.70, 0.75, 1.0), box(0.0, 0.25, 0.22, 0.75), box(0.25, 0.0, 0.75, 0.30),
+             box(0.78, 0.25, 1.0, 0.75)]
+    zones = {f"seat-{i + 1}-play": edges[i] for i in range(min(seats, 4))}
+    zones.update({"crib": box(0.30, 0.35, 0.48, 0.65), "starter": box(0.52, 0.35, 0.62, 0.65),
+                  "trick": box(0.62, 0.35, 0.76, 0.65), "shoe": box(0.0, 0.0, 0.2, 0.22)})
+    return zones
+
+
+def calibrate(empty: np.ndarray, with_card: np.ndarray, seats: int = 4) -> Calibration:
+    lab, std = table_colour(empty)
+    short, long = measure_card(empty, with_card)
+    size = (empty.shape[1], empty.shape[0])
+    return Calibration(size, short, long, lab, std, default_zones(size, seats))

@@ -1,0 +1,141 @@
+"""`cardtable vision ...`: detect, eval, calibrate, enroll."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from vision.calibration import Calibration, calibrate
+from vision.detect import Detector
+from vision.evaluate import evaluate, read_manifest
+from vision.model import DEFAULT_MODEL, IndexClassifier
+from vision.recognize import Recognizer
+from vision.sources import load_image
+
+
+def progress_bar(label: str) -> Any:
+    def show(done: int, total: int) -> None:
+        filled = int(30 * done / max(total, 1))
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
+    model = IndexClassifier.load(args.model)
+    if getattr(args, "enroll", None):
+        from vision.enroll import enroll
+        model = enroll(model, Path(args.enroll), progress_bar("enrolling"))
+    return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None)
+
+
+def _calibration(args: argparse.Namespace) -> Calibration | None:
+    return Calibration.load(args.calibration) if args.calibration else None
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    cal = _calibration(args)
+    detector = Detector(_recognizer(args, cal), cal)
+    results: list[dict[str, object]] = []
+    status = 0
+    for path in args.images:
+        try:
+            det = detector.detect(load_image(path))
+            results.append({"image": path, **det.to_json()})
+        except ValueError as exc:
+            results.append({"image": path, "error": str(exc)})
+            status = 1
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for res in results:
+            if "error" in res:
+                print(f"{res['image']}: ERROR {res['error']}")
+                continue
+            names = [f"{c['card']}({c['confidence']:.2f})" for c in res["cards"]]  # type: ignore[union-attr]
+            down = sum(g["count"] for g in res["face_down"])  # type: ignore[union-attr]
+            print(f"{res['image']}: {' '.join(names) or '-'}" + (f" +{down} face-down" if down else ""))
+    return status
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    manifest = Path(args.manifest)
+    root = Path(args.root) if args.root else manifest.parent
+    truth = read_manifest(manifest)
+    cal = _calibration(args)
+    detector = Detector(_recognizer(args, cal), cal)
+    report = evaluate(sorted(truth.items()), lambda p: load_image(root / p),
+                      lambda f: detector.detect(f).cards)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key in ("images", "labelled", "reported", "correct", "confidently_wrong", "precision", "recall", "mean_ms"):
+            print(f"{key:>18}: {report[key]}")
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    cal = calibrate(load_image(args.empty), load_image(args.card), seats=args.seats)
+    cal.save(Path(args.out))
+    print(f"card {cal.card_width_px:.0f}x{cal.card_height_px:.0f} px, {len(cal.zones)} zones -> {args.out}")
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision.enroll import enroll
+    model = enroll(IndexClassifier.load(args.model), Path(args.photos), progress_bar("enrolling"))
+    model.save(Path(args.out))
+    print(f"enrolled model -> {args.out} (use it with --model {args.out})")
+    return 0
+
+
+def _guard(func: Any) -> Any:
+    """Bad input (missing file, unreadable image, bad manifest) -> one clear line and exit code 2."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return int(func(args))
+        except ValueError as exc:
+            print(f"cardtable vision: error: {exc}", file=sys.stderr)
+            return 2
+    return run
+
+
+def register(subparsers: Any) -> None:
+    vision = subparsers.add_parser("vision", help="read cards from the camera or photos")
+    sub = vision.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
+
+    def common(p: argparse.ArgumentParser, enroll: bool = False) -> None:
+        p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="model .npz (default: generic)")
+        p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
+        p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        if enroll:
+            p.add_argument("--enroll", help="enrol the deck from this folder/manifest before evaluating")
+
+    p = sub.add_parser("detect", help="read the cards in images")
+    p.add_argument("images", nargs="+")
+    common(p)
+    p.set_defaults(func=_guard(cmd_detect))
+
+    p = sub.add_parser("eval", help="precision/recall against a path,rank,suit manifest")
+    p.add_argument("manifest")
+    p.add_argument("--root", help="folder the manifest paths are relative to (default: its folder)")
+    common(p, enroll=True)
+    p.set_defaults(func=_guard(cmd_eval))
+
+    p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
+    p.add_argument("--empty", required=True, help="frame of the empty table")
+    p.add_argument("--card", required=True, help="same view with one card lying on the table")
+    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--out", default="calibration.json")
+    p.set_defaults(func=_guard(cmd_calibrate))
+
+    p = sub.add_parser("enroll", help="learn this table's deck from photos of each card")
+    p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="base model")
+    p.add_argument("--out", default="enrolled.npz")
+    p.set_defaults(func=_guard(cmd_enroll))

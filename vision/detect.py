@@ -1,0 +1,77 @@
+"""Whole-frame detection: face-up cards from their corner indices, plus card-shaped regions without a
+readable index (face-down cards, counted by area, or face-up cards we could not read: unknown).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration, foreground
+from vision.recognize import UNKNOWN, CardReading, Recognizer
+from vision.sources import check_frame
+
+
+@dataclass(frozen=True)
+class FaceDownGroup:
+    count: int
+    quad: list[list[float]]
+
+    def to_json(self) -> dict[str, object]:
+        return {"count": self.count, "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad]}
+
+
+@dataclass
+class Detection:
+    cards: list[CardReading] = field(default_factory=list)
+    face_down: list[FaceDownGroup] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"cards": [c.to_json() for c in self.cards], "face_down": [g.to_json() for g in self.face_down]}
+
+
+def _paper_fraction(frame: np.ndarray, contour: np.ndarray) -> float:
+    """Share of a region that is bright, unsaturated card stock (faces are mostly white, backs not)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    roi = frame[y:y + h, x:x + w]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.drawContours(mask, [contour - [x, y]], -1, 255, -1)
+    hsv = cv2.cvtColor(roi, cv2.COLOR_BGR2HSV)
+    paper = (hsv[..., 2] > 150) & (hsv[..., 1] < 60) & (mask > 0)
+    return float(paper.sum()) / max(1, int((mask > 0).sum()))
+
+
+class Detector:
+    def __init__(self, recognizer: Recognizer | None = None, calibration: Calibration | None = None) -> None:
+        self.calibration = calibration
+        self.recognizer = recognizer or Recognizer(glyph_px=calibration.glyph_px() if calibration else None)
+
+    def detect(self, frame: np.ndarray) -> Detection:
+        check_frame(frame)
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        cards = self.recognizer.read(frame)
+        return Detection(cards, self._face_down(frame, cards) if self.calibration else [])
+
+    def _face_down(self, frame: np.ndarray, cards: list[CardReading]) -> list[FaceDownGroup]:
+        """Non-table regions of card size holding no index we saw; needs the calibrated table and scale."""
+        cal = self.calibration
+        assert cal is not None
+        mask = foreground(frame, cal.table_lab, cal.table_lab_std)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        centres = [np.mean(np.array([r.candidate.centre for r in c.corners]), axis=0) for c in cards]
+        groups: list[FaceDownGroup] = []
+        for cnt in contours:
+            area = cv2.contourArea(cnt)
+            if area < 0.6 * cal.card_area:
+                continue
+            if any(cv2.pointPolygonTest(cnt, (float(x), float(y)), False) >= 0 for x, y in centres):
+                continue
+            if _paper_fraction(frame, cnt) > 0.5:
+                cards.append(CardReading(UNKNOWN, 0.0, cv2.boxPoints(cv2.minAreaRect(cnt)).tolist()))
+                continue
+            groups.append(FaceDownGroup(max(1, round(area / cal.card_area)),
+                                        cv2.boxPoints(cv2.minAreaRect(cnt)).tolist()))
+        return groups
+

@@ -1,0 +1,198 @@
+"""From detections to observations: cheap change detection, settle-then-recognise, k-of-n voting per
+zone, and the duplicate-card flag. Emits only changes of the voted table state.
+"""
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detect import Detection
+from vision.recognize import UNKNOWN
+
+OFF_ZONE = "table"
+
+
+@dataclass(frozen=True)
+class CardPlaced:
+    card: str
+    zone: str
+
+    def __str__(self) -> str:
+        return f"{self.card} placed in {self.zone}"
+
+
+@dataclass(frozen=True)
+class CardRemoved:
+    card: str
+    zone: str
+
+    def __str__(self) -> str:
+        return f"{self.card} removed from {self.zone}"
+
+
+@dataclass(frozen=True)
+class FaceDownCount:
+    zone: str
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.count} face-down cards in {self.zone}"
+
+
+@dataclass(frozen=True)
+class UnknownCards:
+    zone: str
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.count} unreadable cards in {self.zone}"
+
+
+@dataclass(frozen=True)
+class DuplicateCard:
+    """The same card seen twice at once: a misread or a second deck on the table."""
+    card: str
+    zones: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.card} seen twice ({', '.join(self.zones)}): misread or second deck"
+
+
+Observation = CardPlaced | CardRemoved | FaceDownCount | UnknownCards | DuplicateCard
+
+
+class ChangeDetector:
+    """Compares a small grey thumbnail with the previous one: an unchanged frame costs one resize.
+
+    Area-averaging into the thumbnail wipes out sensor noise; a few thumbnail pixels changing by more
+    than `delta` grey levels (a card landing, a hand moving) count as a change.
+    """
+
+    def __init__(self, size: tuple[int, int] = (128, 72), delta: int = 20, min_pixels: int = 3) -> None:
+        self.size = size
+        self.delta = delta
+        self.min_pixels = min_pixels
+        self._last: np.ndarray | None = None
+
+    def changed(self, frame: np.ndarray) -> bool:
+        small = cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        last, self._last = self._last, small
+        if last is None:
+            return True
+        moved = cv2.threshold(cv2.absdiff(small, last), self.delta, 255, cv2.THRESH_BINARY)[1]
+        return cv2.countNonZero(moved) >= self.min_pixels
+
+
+ZoneState = dict[str, Counter[str]]  # zone -> multiset of card names plus "#down"/"#unknown" tallies
+
+
+def zone_of(point: tuple[float, float], zones: dict[str, list[list[float]]]) -> str:
+    for name, poly in zones.items():
+        if cv2.pointPolygonTest(np.array(poly, np.float32), (float(point[0]), float(point[1])), False) >= 0:
+            return name
+    return OFF_ZONE
+
+
+def _centre(quad: list[list[float]]) -> tuple[float, float]:
+    c = np.mean(np.array(quad, np.float64), axis=0)
+    return float(c[0]), float(c[1])
+
+
+def zone_state(det: Detection, zones: dict[str, list[list[float]]]) -> tuple[ZoneState, list[DuplicateCard]]:
+    state: ZoneState = {}
+    seen: dict[str, list[str]] = {}
+    for card in det.cards:
+        zone = zone_of(_centre(card.quad), zones)
+        key = "#unknown" if card.card == UNKNOWN else card.card
+        state.setdefault(zone, Counter())[key] += 1
+        if card.card != UNKNOWN:
+            seen.setdefault(card.card, []).append(zone)
+    for group in det.face_down:
+        state.setdefault(zone_of(_centre(group.quad), zones), Counter())["#down"] += group.count
+    dups = [DuplicateCard(c, tuple(z)) for c, z in sorted(seen.items()) if len(z) > 1]
+    return state, dups
+
+
+class Voter:
+    """k-of-n voting: an item counts as present in a zone when it was seen in k of the last n reads."""
+
+    def __init__(self, k: int = 3, n: int = 5) -> None:
+        if not 1 <= k <= n:
+            raise ValueError("need 1 <= k <= n")
+        self.k, self.n = k, n
+        self.history: deque[ZoneState] = deque(maxlen=n)
+
+    def vote(self, state: ZoneState) -> ZoneState:
+        self.history.append(state)
+        out: ZoneState = {}
+        zones = {z for s in self.history for z in s}
+        for zone in zones:
+            keys = {key for s in self.history for key in s.get(zone, {})}
+            for key in keys:
+                # the multiplicity present in at least k reads
+                counts = sorted((s.get(zone, Counter())[key] for s in self.history), reverse=True)
+                held = counts[self.k - 1] if len(counts) >= self.k else 0
+                if held:
+                    out.setdefault(zone, Counter())[key] = held
+        return out
+
+
+def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
+    obs: list[Observation] = []
+    for zone in sorted(set(old) | set(new)):
+        a, b = old.get(zone, Counter()), new.get(zone, Counter())
+        for key in sorted(set(a) | set(b)):
+            if a[key] == b[key]:
+                continue
+            if key == "#down":
+                obs.append(FaceDownCount(zone, b[key]))
+            elif key == "#unknown":
+                obs.append(UnknownCards(zone, b[key]))
+            elif b[key] > a[key]:
+                obs.extend(CardPlaced(key, zone) for _ in range(b[key] - a[key]))
+            else:
+                obs.extend(CardRemoved(key, zone) for _ in range(a[key] - b[key]))
+    return obs
+
+
+class TableTracker:
+    """Feeds frames through change detection; once the scene has settled it recognises `n` frames,
+    votes, and reports how the voted state changed. A settled, unchanged table costs one thumbnail."""
+
+    def __init__(self, detect: Callable[[np.ndarray], Detection], zones: dict[str, list[list[float]]],
+                 k: int = 3, n: int = 5, settle_frames: int = 2) -> None:
+        self.detect = detect
+        self.zones = zones
+        self.change = ChangeDetector()
+        self.voter = Voter(k, n)
+        self.settle_frames = settle_frames
+        self.state: ZoneState = {}
+        self._still = 0
+        self._reads_left = 0
+        self._flagged: set[DuplicateCard] = set()
+        self.recognitions = 0
+
+    def process(self, frame: np.ndarray) -> list[Observation]:
+        if self.change.changed(frame):
+            self._still = 0
+            self._reads_left = self.voter.n
+            self._flagged.clear()
+            return []
+        self._still += 1
+        if self._still < self.settle_frames or self._reads_left == 0:
+            return []
+        self._reads_left -= 1
+        self.recognitions += 1
+        current, dups = zone_state(self.detect(frame), self.zones)
+        voted = self.voter.vote(current)
+        obs = diff_states(self.state, voted)
+        self.state = voted
+        new_dups = [d for d in dups if d not in self._flagged]  # flag once per settled scene
+        self._flagged.update(new_dups)
+        return obs + new_dups
