@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cribbage_support import Driver, header
+from controller.simulation.cribbage import Driver, header
 from controller.cards import Card, full_deck
 from controller.cribbage.game import CribbageGame, Phase, new_game
 from controller.cribbage.pegging import fits

@@ -168,7 +168,7 @@ def step(game: FerbliGame, cards: PhysicalTable, total: int) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(3, 7), data=st.data())
 def test_random_matches_keep_every_invariant(players: int, data: st.DataObject) -> None:
     low = data.draw(st.integers(1, 4), label="min")

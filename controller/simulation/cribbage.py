@@ -1,7 +1,7 @@
-"""A random *legal* cribbage driver for the tests: it holds the true cards and picks among legal actions.
+"""A random *legal* cribbage table: it holds the true cards and picks among the legal actions.
 
 The engine may know less than the driver (unread deals); the driver names a card only when a real table
-would show it (laid, revealed, dealt read). Used by the property tests and to write replay histories.
+would show it (laid, revealed, dealt read). Used by the demo, the benchmarks and the property tests.
 """
 from __future__ import annotations
 
