@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -86,10 +87,12 @@ def _detect_port() -> str:
 
 def _simulate(args: argparse.Namespace) -> int:
     board = VirtualPegBoard({"tracks": args.tracks, "holes": args.holes}, link_path=args.link)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # systemd/kill: remove the link path too
     with board:
         print(f"virtual peg board on {board.port_path} (Ctrl-C to stop)", flush=True)
         try:
-            threading.Event().wait()
+            stop.wait()
         except KeyboardInterrupt:
             pass
     return 0

@@ -84,5 +84,5 @@ def pot_winner(pot: SidePot, values: Mapping[int, HandValue]) -> int | None:
     i.e. the first in deal order, which max() keeps. None when every eligible hand is worthless (FB-R37)."""
     if len(pot.eligible) == 1:
         return pot.eligible[0]
-    best = max(reversed(pot.eligible), key=lambda seat: values[seat])
+    best = max(pot.eligible, key=lambda seat: values[seat])
     return None if values[best].worthless else best
