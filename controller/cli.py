@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.ferbli",
     "controller.commands.cribbage_stats",
     "controller.commands.firmware",
+    "controller.commands.demo",
 )
 
 

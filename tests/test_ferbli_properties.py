@@ -10,88 +10,20 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.cards import Card, piquet_deck
+from controller.cards import Card
 from controller.engine import Effect, Event, IllegalEvent
 from controller.ferbli.game import FerbliGame
 from controller.ferbli.hands import evaluate
 from controller.ferbli.phases import Move, Phase
+from controller.simulation.ferbli import FerbliTable
 from ferbli_support import table
 
 BETWEEN_ROUNDS = (Phase.OPENING_STAKE, Phase.FIRST_DECISION, Phase.EXPOSE, Phase.BUYING, Phase.DECISION,
                   Phase.LAST_JOINER, Phase.SHOWDOWN)
-
-
-@dataclass
-class PhysicalTable:
-    """The real cards, dealt the way a dealer would, talon reshuffle included (GAP-FB-9)."""
-
-    rng: random.Random
-    players: int
-    talon: list[Card] = field(default_factory=list)
-    hands: list[list[Card]] = field(default_factory=list)
-    pile: list[tuple[int, Card]] = field(default_factory=list)
-    unread: set[Card] = field(default_factory=set)
-    serving: int | None = None
-
-    def shuffle(self) -> None:
-        self.talon = piquet_deck()
-        self.rng.shuffle(self.talon)
-        self.hands = [[] for _ in range(self.players)]
-        self.pile, self.unread, self.serving = [], set(), None
-
-    def draw(self, seat: int) -> str | None:
-        if not self.talon:
-            back = [c for s, c in self.pile if s != self.serving]
-            self.pile = [(s, c) for s, c in self.pile if s == self.serving]
-            self.talon = back
-            self.rng.shuffle(self.talon)
-        dealt = self.talon.pop()
-        self.hands[seat].append(dealt)
-        if self.rng.random() < 0.15:
-            self.unread.add(dealt)
-            return None
-        return str(dealt)
-
-    def name(self, cards: list[Card]) -> list[str]:
-        self.unread.difference_update(cards)
-        return [str(c) for c in cards]
-
-    def discard(self, seat: int, count: int) -> list[str | None]:
-        chosen = self.rng.sample(self.hands[seat], count)
-        texts: list[str | None] = []
-        for picked in chosen:
-            self.hands[seat].remove(picked)
-            self.pile.append((seat, picked))
-            # an unread card may be discarded unread too
-            texts.append(None if picked in self.unread and self.rng.random() < 0.5 else self.name([picked])[0])
-        self.serving = seat
-        return texts
-
-
-def legal_event(game: FerbliGame, move: Move, cards: PhysicalTable) -> Event:
-    rng = cards.rng
-    if move.type == "deal":
-        if len(game.to_deal) > 1 and rng.random() < 0.3:
-            hands: list[list[str | None]] = [[] for _ in range(cards.players)]
-            for seat, _ in game.to_deal:
-                hands[seat].append(cards.draw(seat))
-            return {"type": "deal", "hands": hands}
-        return {"type": "deal", "seat": move.seat, "card": cards.draw(move.seat)}
-    event: Event = {"type": move.type} if move.seat is None else {"type": move.type, "seat": move.seat}
-    if move.amounts is not None:
-        event["amount"] = rng.randint(*move.amounts)
-    if move.type == "buy":
-        event.update(option=move.option, discard=cards.discard(move.seat, move.discards or 0))
-    elif move.type == "expose":
-        event["cards"] = cards.name(rng.sample(cards.hands[move.seat], 2))
-    elif move.type == "reveal":
-        event["cards"] = cards.name(cards.hands[move.seat])
-    return event
 
 
 def random_event(game: FerbliGame, rng: random.Random) -> Event:
@@ -143,11 +75,11 @@ def check_showdown(game: FerbliGame, effects: list[Effect]) -> None:
     assert main == ([] if best.worthless else [first_best])
 
 
-def step(game: FerbliGame, cards: PhysicalTable, total: int) -> bool:
+def step(table: FerbliTable, total: int) -> bool:
+    game, rng = table.game, table.rng
     moves = game.legal_moves()
     if not moves:
         return False
-    rng = cards.rng
     if rng.random() < 0.3:
         event = random_event(game, rng)
         before = copy.deepcopy(game)
@@ -157,12 +89,9 @@ def step(game: FerbliGame, cards: PhysicalTable, total: int) -> bool:
             assert game == before, event
             return True
         assert is_listed(event, moves), (event, moves)
+        table.follow()
     else:
-        weights = [0.01 if move.type == "misdeal" else 1.0 for move in moves]
-        move = rng.choices(moves, weights)[0]
-        effects = game.apply(legal_event(game, move, cards))
-    if game.phase is Phase.MUS_DECISION and not any(game.book.hands):
-        cards.shuffle()  # a new deal (new_hand or misdeal): the dealer gathers and shuffles
+        _, effects = table.step()
     check_invariants(game, total)
     check_showdown(game, effects)
     return True
@@ -180,10 +109,9 @@ def test_random_matches_keep_every_invariant(players: int, data: st.DataObject) 
                       .filter(lambda c: sum(b >= options["min"] for b in c) >= 2), label="chips")
     dealer = data.draw(st.integers(0, players - 1), label="dealer")
     game = table(players, chips, dealer, **options)
-    cards = PhysicalTable(random.Random(data.draw(st.integers(0, 2**32), label="seed")), players)
-    cards.shuffle()
+    sim = FerbliTable(game, random.Random(data.draw(st.integers(0, 2**32), label="seed")))
     total = game.chips.total
     for _ in range(300):
-        if not step(game, cards, total):
+        if not step(sim, total):
             break
     assert game.summary()["chips"] == game.chips.balances

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from controller.cards import Card, full_deck
 from controller.cribbage.game import CribbageGame, Phase
 from controller.cribbage.pegging import fits
 from controller.cribbage.scoring import score_show
 from controller.history import Header
+from controller.simulation.table import Move, SimulatedTable
 
 
 def header(players: int = 2, dealer: int = 0, **options: Any) -> Header:
@@ -39,13 +40,7 @@ class Truth:
         return list(self.crib) if crib else self.hand(seat)
 
 
-@dataclass
-class Move:
-    event: dict[str, Any]
-    commit: Callable[[], None]  # keeps the truth in step once the engine has accepted the event
-
-
-class Driver:
+class Driver(SimulatedTable):
     """Chooses legal events for `game` from the truth: `choose()` then apply, or `step()` for both."""
 
     def __init__(self, game: CribbageGame, rng: random.Random, unread: float = 0.0,
@@ -76,19 +71,6 @@ class Driver:
             return None
         return {Phase.DEAL: self._deal, Phase.DISCARD: self._discard, Phase.STARTER: self._starter,
                 Phase.PLAY: self._play, Phase.SHOW: self._show, Phase.HAND_OVER: self._hand_over}[phase]()
-
-    def step(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        move = self.choose()
-        assert move is not None
-        effects = self.game.apply(move.event)
-        move.commit()
-        return move.event, effects
-
-    def events(self, limit: int = 5000) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        for _ in range(limit):
-            if self.game.phase is Phase.GAME_OVER and not self.pending:
-                return
-            yield self.step()
 
     # ----- choosing events -----
 
@@ -139,7 +121,7 @@ class Driver:
         count = self.game.state.hand.count
         fitting = [c for c in self.truth.holding[seat] if fits(c, count)]
         if not fitting:
-            return Move({"type": "go", "seat": seat}, lambda: None)
+            return Move({"type": "go", "seat": seat})
         card = self.rng.choice(fitting)
 
         def commit() -> None:
@@ -154,16 +136,16 @@ class Driver:
         _, unknown = self.game.show_cards(count)
         cards = self.truth.count_cards(count)
         if unknown or not self.game.options.muggins:
-            return Move(reveal_event(count, cards), lambda: None)
+            return Move(reveal_event(count, cards))
         true = score_show(cards, self.truth.starter, crib=crib).total  # type: ignore[arg-type]
         claim = self.rng.randint(0, true) if true and self.rng.random() < self.undercall else true
         event = {"type": "claim", "seat": seat, "points": claim, **({"crib": True} if crib else {})}
-        return Move(event, lambda: None)
+        return Move(event)
 
     def _hand_over(self) -> Move:
         if self.rng.random() < 0.2:  # a late reveal of a counted hand: accepted without effects
             count = self.rng.choice(self.game.counting_order())
-            return Move(reveal_event(count, self.truth.count_cards(count)), lambda: None)
+            return Move(reveal_event(count, self.truth.count_cards(count)))
         event: dict[str, Any] = {"type": "new_hand"}
         if self.rng.random() < 0.5:
             event["dealer"] = (self.game.state.hand.dealer + 1) % self.game.players
