@@ -53,10 +53,11 @@ class Card:
     hashing are identity checks at C speed — the engines compare and hash cards on every event.
     """
 
-    __slots__ = ("rank", "suit", "index")
+    __slots__ = ("rank", "suit", "index", "text")
     rank: int
     suit: Suit
     index: int  # 0..51, suit-major: a compact key for tables and bit masks
+    text: str  # the canonical notation, made once: effects name cards on every event
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
         card = _INTERNED.get((rank, suit))
@@ -70,6 +71,7 @@ class Card:
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "index", SUITS.index(suit) * 13 + rank - 1)
+        object.__setattr__(card, "text", f"{RANK_NAMES[rank - 1]}{suit.value}")
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -108,7 +110,7 @@ class Card:
         return _BY_INDEX[index]
 
     def __str__(self) -> str:
-        return f"{self.rank_name}{self.suit.value}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card({self})"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any, TypeVar
@@ -16,8 +17,7 @@ def parse_options(options_type: type[OptionsT], raw: dict[str, Any] | None) -> O
     raw = raw or {}
     if not isinstance(raw, dict):
         raise SetupError("'options' must be an object")
-    hints = typing.get_type_hints(options_type)
-    known = {f.name for f in dataclasses.fields(options_type)}  # type: ignore[arg-type]
+    hints, known = _fields(options_type)
     unknown = sorted(set(raw) - known)
     if unknown:
         raise SetupError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -27,6 +27,12 @@ def parse_options(options_type: type[OptionsT], raw: dict[str, Any] | None) -> O
         return options_type(**raw)
     except (TypeError, ValueError) as error:
         raise SetupError(f"bad options: {error}") from None
+
+
+@functools.cache
+def _fields(options_type: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """The type hints and field names of an options class: evaluated once (a replay starts many games)."""
+    return typing.get_type_hints(options_type), frozenset(f.name for f in dataclasses.fields(options_type))
 
 
 def _check_type(name: str, value: Any, hint: Any) -> None:

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 from controller.cards import Card, Suit, full_deck
 from controller.engine import IllegalEvent
 from controller.femkort import FemkortGame, new_game
+from controller.femkort.hand import dealt_count
 from controller.femkort.state import Phase
 from controller.history import Header
+from controller.simulation.femkort import FemkortTable
+from controller.simulation.table import Move
 
 
 def value(card: Card) -> int:
@@ -94,30 +97,32 @@ class RefHand:
 
 
 class Driver:
-    """Feeds a random match to the engine, checking every event against the reference."""
+    """Feeds a random match to the engine: the legal moves of a simulated table, with mistakes thrown in,
+    every event checked against the reference."""
 
     def __init__(self, players: int, opts: dict[str, Any], rnd: random.Random) -> None:
         self.rnd, self.opts = rnd, opts
         header = Header("femkort", tuple(f"P{i}" for i in range(players)), rnd.randrange(players), opts,
                         tuple(rnd.randint(opts.get("stake", 1), 12) for _ in range(players)))
         self.game: FemkortGame = new_game(header)
+        self.table = FemkortTable(self.game, rnd, misdeal=0.06, time_up=0.04, new_hand=0.15)
         self.total = self.game.state.chips.total
         self.ref: RefHand | None = None
-        self.vote: list[int] = []  # V1: the requester, then the seats that agreed
 
     @property
     def players(self) -> int:
         return self.game.state.players
 
-    def send(self, event: dict[str, Any], expected: bool | None) -> bool:
+    def send(self, move: Move, expected: bool | None) -> bool:
         before = copy.deepcopy(self.game.state)
         try:
-            effects = self.game.apply(event)
+            effects = self.game.apply(move.event)
         except IllegalEvent as error:
-            assert self.game.state == before, event
-            assert expected is not True, f"{event} refused: {error}"
+            assert self.game.state == before, move.event
+            assert expected is not True, f"{move.event} refused: {error}"
             return False
-        assert expected is not False, f"{event} accepted"
+        assert expected is not False, f"{move.event} accepted"
+        move.commit()
         json.dumps(effects)
         state = self.game.state
         assert state.chips.total == self.total and min(state.chips.balances) >= 0
@@ -125,75 +130,61 @@ class Driver:
         return True
 
     def step(self) -> None:
-        if self.rnd.random() < 0.05:
-            return self.junk()
-        phase = self.game.phase
-        if phase is Phase.BETWEEN_HANDS:
-            self.between_hands()
-        elif phase is Phase.REDEAL_VOTE:
-            self.answer()
-        elif self.ref is None:
-            self.deal()
-        elif phase is Phase.DEALING and self.opts.get("redeal_on_request") and self.rnd.random() < 0.1:
-            seat = self.rnd.choice(self.ref.seats)
-            if self.send({"type": "redeal_request", "seat": seat}, True):
-                self.vote = [seat]
-        else:
-            self.play()
-
-    def between_hands(self) -> None:
-        roll = self.rnd.random()
-        if roll < 0.04:
-            self.send({"type": "time_up"}, not self.game.state.time_up)
-        elif roll < 0.25:
+        roll, phase = self.rnd.random(), self.game.phase
+        if roll < 0.05:
+            self.junk()
+        elif roll < 0.2 and self.ref is not None and phase in (Phase.DEALING, Phase.PLAYING):
+            self.wrong_play()
+        elif roll < 0.25 and phase is Phase.BETWEEN_HANDS:
             dealer = self.game.state.hand.dealer
-            wrong = self.rnd.random() < 0.3
-            self.send({"type": "new_hand", "dealer": (dealer + 1) % self.players if wrong else dealer}, not wrong)
+            self.send(Move({"type": "new_hand", "dealer": (dealer + 1) % self.players}), False)
+        elif roll < 0.25 and phase is Phase.REDEAL_VOTE:
+            hand = self.game.state.hand
+            seat = self.rnd.choice([hand.redeal_by, *hand.agreed])
+            self.send(Move({"type": "redeal_answer", "seat": seat, "agree": True}), False)
         else:
-            self.deal()
+            self.legal()
 
-    def deal(self) -> None:
-        hand = self.game.state.hand
-        deck = full_deck()
-        self.rnd.shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for i, seat in enumerate(hand.seats):
-            hands[seat] = deck[5 * i:5 * i + 5]
-        misdeal = self.rnd.random() < 0.06
-        if misdeal:
-            hands[self.rnd.choice(hand.seats)].pop()
-        self.send({"type": "deal", "hands": [[str(c) for c in h] for h in hands]}, True)
-        if not misdeal:
-            trump = hands[hand.dealer][4].suit if self.opts.get("trump") else None
-            self.ref = RefHand(self.players, list(hand.seats), {s: list(hands[s]) for s in hand.seats},
-                               trump, self.opts)
+    def legal(self) -> None:
+        """The table's next legal event: the reference must agree, the engine must accept it."""
+        move = self.table.choose()
+        assert move is not None
+        if move.event["type"] == "play" and self.ref is not None:
+            seat, card = move.event["seat"], Card.parse(move.event["card"])
+            assert self.ref.legal(seat, card), move.event
+            self.play(move, seat, card, True)
+            return
+        self.send(move, True)
+        self.follow()
 
-    def play(self) -> None:
+    def wrong_play(self) -> None:
+        """Any seat, any card: accepted exactly when the reference says it is legal."""
         assert self.ref is not None
-        seat = self.ref.to_play() if self.rnd.random() < 0.9 else self.rnd.randrange(self.players)
+        seat = self.ref.to_play() if self.rnd.random() < 0.5 else self.rnd.randrange(self.players)
         hand = self.ref.hands.get(seat, [])
-        legal = [c for c in hand if self.ref.legal(seat, c)]
-        roll = self.rnd.random()
-        card = (self.rnd.choice(legal) if legal and roll < 0.8 else self.rnd.choice(hand) if hand and roll < 0.95
-                else self.rnd.choice(full_deck()))
-        ok = self.ref.legal(seat, card)
-        if self.send({"type": "play", "seat": seat, "card": str(card)}, ok) and ok:
+        card = self.rnd.choice(hand) if hand and self.rnd.random() < 0.75 else self.rnd.choice(full_deck())
+        self.play(self.table.play_move(seat, card), seat, card, self.ref.legal(seat, card))
+
+    def play(self, move: Move, seat: int, card: Card, ok: bool) -> None:
+        assert self.ref is not None
+        if self.send(move, ok):
             winner = self.ref.play(seat, card)
             if winner is not None:
                 assert self.game.state.hand_winner == winner and self.game.hand_over
                 self.ref = None
+        self.follow()
 
-    def answer(self) -> None:
-        assert self.ref is not None
-        seat = self.rnd.choice(self.ref.seats)
-        agree = self.rnd.random() < 0.8
-        if not self.send({"type": "redeal_answer", "seat": seat, "agree": agree}, seat not in self.vote):
-            return
-        self.vote.append(seat)
-        if not agree:
-            self.vote = []
-        elif len(self.vote) == len(self.ref.seats):
-            self.ref, self.vote = None, []
+    def follow(self) -> None:
+        """Keep the reference in step: a fresh one once a proper deal is complete, none between deals."""
+        hand = self.game.state.hand
+        if not dealt_count(hand):
+            self.ref = None
+        elif self.ref is None and not self.table.dealing and not self.table.short \
+                and self.game.phase is Phase.DEALING:
+            hands = self.table.hands
+            trump = hands[hand.dealer][4].suit if self.opts.get("trump") else None
+            self.ref = RefHand(self.players, list(hand.seats), {s: list(hands[s]) for s in hand.seats},
+                               trump, self.opts)
 
     def junk(self) -> None:
         phase = self.game.phase
@@ -203,11 +194,11 @@ class Driver:
             ({"type": "play", "seat": seat, "card": "1X"}, False),
             ({"type": "play", "seat": "0", "card": "2C"}, False),
             ({"type": "new_hand"}, None if phase is Phase.BETWEEN_HANDS else False),
-            ({"type": "time_up"}, None if phase is Phase.BETWEEN_HANDS else False),
+            ({"type": "time_up"}, None if phase is Phase.BETWEEN_HANDS and not self.game.state.time_up else False),
             ({"type": "redeal_answer", "seat": seat, "agree": True}, None if phase is Phase.REDEAL_VOTE else False),
         ])
         if expected is False:
-            self.send(event, False)
+            self.send(Move(event), False)
 
 
 OPTIONS = st.fixed_dictionaries({}, optional={

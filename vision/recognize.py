@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.glyphs import IndexCandidate, index_candidates
+from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
 
 UNKNOWN = "unknown"
@@ -52,6 +52,29 @@ def quad_from_index(c: IndexCandidate) -> list[list[float]]:
             [tlx - h * ux, tly - h * uy]]
 
 
+def colour_consistent(suit: int, red: float, chroma: float) -> bool:
+    """Ink colour must not contradict the suit: black ink for spades/clubs, red for hearts/diamonds
+    (grey photos, chroma ~0, decide nothing). Thresholds from the training crops' distributions."""
+    if suit >= len(SUITS):
+        return True
+    if SUITS[suit] in "SC":
+        return red <= 0.3
+    return red >= 0.08 or chroma <= 0.15
+
+
+# Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
+_JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
+
+
+def jittered(c: IndexCandidate, dx: float, dy: float) -> IndexCandidate:
+    """The candidate with its rank glyph centre moved by (dx, dy) L in the card frame."""
+    ux, uy = c.up
+    L = c.length
+    r = c.rank
+    moved = Blob(r.cx + (-uy * dx + ux * dy) * L, r.cy + (ux * dx + uy * dy) * L, r.x, r.y, r.w, r.h, r.area)
+    return IndexCandidate(moved, c.suit)
+
+
 def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Could a and b be the two indices of one card (within a card diagonal, pointing apart)?"""
     dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
@@ -79,11 +102,31 @@ class Recognizer:
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         cands, patches, colour = index_candidates(frame, self.glyph_px)
         pr, ps = self.model.predict(np.hstack([patches, colour]))
-        return self._select(cands, pr, ps)
-
-    def _select(self, cands: list[IndexCandidate], pr: np.ndarray, ps: np.ndarray) -> list[IndexReading]:
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
+        conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
+        sure = np.flatnonzero((conf >= self.threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT))
+        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
+        return self._select(cands, pr, ps, r, s, conf)
+
+    def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
+                             ) -> np.ndarray:
+        """Re-read each confident index from slightly shifted glyph centres; keep the worst confidence.
+
+        A real index reads the same under a few percent of misplacement; a lucky pip pair does not.
+        """
+        if not cands:
+            return np.zeros(0)
+        shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
+        patches, colour = cut_patches(frame, ink_image(frame), shifted)
+        pr, ps = self.model.predict(np.hstack([patches, colour]))
+        k = len(_JITTERS)
+        rr, ss = np.repeat(r, k), np.repeat(s, k)
+        conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
+        return conf.reshape(-1, k).min(1)
+
+    def _select(self, cands: list[IndexCandidate], pr: np.ndarray, ps: np.ndarray, r: np.ndarray, s: np.ndarray,
+                conf: np.ndarray) -> list[IndexReading]:
         is_index = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
         readings: list[IndexReading] = []
         used: set[int] = set()

@@ -102,13 +102,15 @@ class FemkortGame:
             seat, card = event_seat(event, s.players), optional_card(event)
             hands.check_single_deal(s.hand, seat, card, s.options)
             effects = self._start_hand() + hands.deal_card(s.hand, seat, card, s.options)
+            if s.hand.holdings[seat].size <= HAND_SIZE:  # only the receiving seat can have grown past five
+                return effects
             deal_over = False
         sizes = hands.wrong_sizes(s.hand, deal_over)
         return effects + (self._no_winner(sizes) if sizes else [])
 
     def _on_play(self, event: Event) -> list[Effect]:
         s = self.state
-        if s.phase not in (Phase.DEALING, Phase.PLAYING) or not hands.dealt_count(s.hand):
+        if s.phase is not Phase.PLAYING and (s.phase is not Phase.DEALING or not hands.dealt_count(s.hand)):
             raise IllegalEvent(self._busy_reason("play"))
         seat, card = event_seat(event, s.players), event_card(event)
         sizes = hands.wrong_sizes(s.hand, deal_over=True) if s.phase is Phase.DEALING else None

@@ -44,8 +44,15 @@ class Claim:
 
 def winning_index(trick: Sequence[Card], trump: Suit | None = None) -> int:
     """FK-R13 / V5: the highest trump if any was played, else the highest card of the led suit."""
-    suit = trump if trump is not None and any(c.suit == trump for c in trick) else trick[0].suit
-    return max((i for i, c in enumerate(trick) if c.suit == suit), key=lambda i: rank_value(trick[i]))
+    suit = trump if trump is not None and any(c.suit is trump for c in trick) else trick[0].suit
+    # A plain loop: this runs on every play (heading) and every trick; cards of one suit never tie.
+    best, best_value = 0, 0
+    for index, card in enumerate(trick):
+        if card.suit is suit:
+            value = 14 if card.rank == 1 else card.rank
+            if value > best_value:
+                best, best_value = index, value
+    return best
 
 
 def head_bar(trick: Sequence[Card], rules: TrickRules) -> Card | None:

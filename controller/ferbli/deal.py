@@ -50,6 +50,8 @@ class CardBook:
 
     def deal(self, cards: list[tuple[int, Card | None]], serving: int | None) -> list[Effect]:
         """Deal in order, all or nothing: a trial copy takes the cards, then replaces this book."""
+        if len(cards) == 1 and self.talon:  # one card, no reshuffle: _deal_one checks before it changes anything
+            return self._deal_one(*cards[0], serving)
         trial = self.copy()
         effects: list[Effect] = []
         for seat, card in cards:

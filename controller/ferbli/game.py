@@ -85,8 +85,9 @@ class FerbliGame:
 
     def playable(self) -> list[int]:
         """Seats able to play a deal, clockwise from the dealer's left (FB-R39: no buying chips mid-deal)."""
-        seats = [(self.dealer + step) % self.players for step in range(1, self.players + 1)]
-        return [seat for seat in seats if self.balance(seat) >= self.options.reserve]
+        players, balances, reserve = self.players, self.chips.balances, self.options.reserve
+        seats = [(self.dealer + step) % players for step in range(1, players + 1)]
+        return [seat for seat in seats if balances[seat] >= reserve]
 
     def _responders(self, bettor: int) -> list[int]:
         """Who answers `bettor`: the other live seats clockwise after him, but not those already all-in."""
