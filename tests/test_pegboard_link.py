@@ -208,3 +208,22 @@ def test_backoff_doubles_up_to_the_cap_and_resets():
     assert [backoff.next() for _ in range(6)] == [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]
     backoff.reset()
     assert backoff.next() == 0.1
+
+
+def test_a_state_the_board_refuses_is_reported_not_shown_as_up(board, statuses):
+    _, record = statuses
+    three_tracks = BoardState.new_game([(255, 0, 0), (0, 0, 255), (0, 255, 0)])  # the board has two
+    two_tracks = BoardState.new_game([(255, 0, 0), (0, 0, 255)]).peg(0, 5)
+    with PegBoardLink(LinkConfig(port=board.port_path, **FAST), on_status=record) as link:
+        link.set_state(three_tracks)
+        deadline = time.monotonic() + 2.0
+        while link.status is not LinkStatus.REFUSED and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert link.status is LinkStatus.REFUSED
+        assert not link.wait_confirmed(three_tracks, 0.1)
+        link.set_state(two_tracks)  # a state the board can show brings the link back up
+        assert link.wait_confirmed(two_tracks, 1.0)
+        deadline = time.monotonic() + 1.0
+        while link.status is not LinkStatus.UP and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert link.status is LinkStatus.UP

@@ -29,6 +29,7 @@ class LinkStatus(str, Enum):
     DOWN = "down"  # no port, or the board does not answer
     RESYNCING = "resyncing"  # port open, bringing the board up to date
     UP = "up"  # the board shows the latest state
+    REFUSED = "refused"  # the board answers but refuses the latest state (e.g. more tracks than it has)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class PegBoardLink:
         self._confirmed: BoardState | None = None
         self._seq = 0
         self.status = LinkStatus.DOWN
+        self._refused: BoardState | None = None  # the latest state the board refused, until one is accepted
         self.board_info: BoardInfo | None = None
         self.stats = LinkStats()
 
@@ -209,7 +211,8 @@ class PegBoardLink:
                 shown, boot_id = self._send_state(port, reader, desired, boot_id)
                 next_ping = time.monotonic() + self.config.heartbeat_interval
                 continue
-            self._set_status(LinkStatus.UP)
+            self._set_status(LinkStatus.REFUSED if self._refused is not None and shown == self._refused
+                             else LinkStatus.UP)
             if self._mailbox.changed.wait(max(0.0, min(next_ping - time.monotonic(), 0.05))):
                 continue
             sync = self._drain_beats(port, reader)
@@ -236,7 +239,9 @@ class PegBoardLink:
         if ack.status != pegproto.STATUS_OK:
             log.error("peg board rejected state %s (status %d); board info %s", state, ack.status,
                       self.board_info)
+            self._refused = state
             return state, boot_id  # the same state would be rejected again: wait for the next one
+        self._refused = None
         if not ack.sync.shows(body):
             return None, boot_id  # only a misbehaving board gets here: send again
         self._set_confirmed(state)
