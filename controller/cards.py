@@ -94,11 +94,13 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
+        try:
+            return _PARSED[text]  # a text seen before: one dict lookup on the hot path
+        except (KeyError, TypeError):  # first sight of this text, or not a string at all (unhashable)
+            pass
         if not isinstance(text, str):
             raise CardError(f"card must be text like 'QS', got {text!r}")
-        card = _PARSED.get(text)
-        if card is None:
-            card = _PARSED[text] = _parse_text(text)
+        card = _PARSED[text] = _parse_text(text)
         return card
 
     @property

@@ -16,6 +16,8 @@ def event_type(event: Event) -> str:
 
 def require_int(event: Event, field: str) -> int:
     value = event.get(field)
+    if type(value) is int:  # the usual case, checked first: this runs on nearly every event
+        return value
     # bool is an int subclass in Python; `true` is never a valid seat or amount.
     if not isinstance(value, int) or isinstance(value, bool):
         raise IllegalEvent(f"malformed {event_type(event)} event: '{field}' must be an integer, got {value!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Iterable, Iterator, NamedTuple, TextIO
 
 from .engine import Event
 
@@ -57,8 +57,7 @@ class Header:
         return cls(game, tuple(players), dealer, options, None if chips is None else tuple(chips))
 
 
-@dataclass(frozen=True)
-class HistoryLine:
+class HistoryLine(NamedTuple):  # a tuple: thousands are built per journal replay
     number: int  # 1-based line number in the file, counting every line
     event: Event
 

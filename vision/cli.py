@@ -7,10 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
-from vision.model import DEFAULT_MODEL, IndexClassifier
+from vision.model import DEFAULT_MODEL, CardModel
 from vision.recognize import Recognizer
 from vision.sources import load_image
 
@@ -26,7 +28,7 @@ def progress_bar(label: str) -> Any:
 
 
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
-    model = IndexClassifier.load(args.model)
+    model = CardModel.load(args.model)
     if getattr(args, "enroll", None):
         from vision.enroll import enroll
         model = enroll(model, Path(args.enroll), progress_bar("enrolling"))
@@ -68,14 +70,27 @@ def cmd_eval(args: argparse.Namespace) -> int:
     truth = read_manifest(manifest)
     cal = _calibration(args)
     detector = Detector(_recognizer(args, cal), cal)
-    report = evaluate(sorted(truth.items()), lambda p: load_image(root / p),
-                      lambda f: detector.detect(f).cards)
+    size = _parse_size(args.resize) if args.resize else None
+
+    def load(p: str) -> Any:
+        img = load_image(root / p)
+        return cv2.resize(img, size, interpolation=cv2.INTER_AREA) if size else img
+
+    report = evaluate(sorted(truth.items()), load, lambda f: detector.detect(f).cards)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         for key in ("images", "labelled", "reported", "correct", "confidently_wrong", "precision", "recall", "mean_ms"):
             print(f"{key:>18}: {report[key]}")
     return 0
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--resize wants WIDTHxHEIGHT, got {text!r}") from None
+    return w, h
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -87,7 +102,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_enroll(args: argparse.Namespace) -> int:
     from vision.enroll import enroll
-    model = enroll(IndexClassifier.load(args.model), Path(args.photos), progress_bar("enrolling"))
+    model = enroll(CardModel.load(args.model), Path(args.photos), progress_bar("enrolling"))
     model.save(Path(args.out))
     print(f"enrolled model -> {args.out} (use it with --model {args.out})")
     return 0
@@ -124,6 +139,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("eval", help="precision/recall against a path,rank,suit manifest")
     p.add_argument("manifest")
     p.add_argument("--root", help="folder the manifest paths are relative to (default: its folder)")
+    p.add_argument("--resize", help="resize every image first, e.g. 1138x640 to undo a dataset's stretching")
     common(p, enroll=True)
     p.set_defaults(func=_guard(cmd_eval))
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.glyphs import index_candidates
-from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
+from vision.features import features
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
 from vision.sources import IMAGE_SUFFIXES, load_image
 from vision.training.train import train
 
@@ -44,13 +45,13 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
     raise ValueError(f"no such enrolment folder or manifest: {source}")
 
 
-def enrollment_samples(model: IndexClassifier, photos: list[tuple[Path, tuple[int, int]]],
+def enrollment_samples(model: CardModel, photos: list[tuple[Path, tuple[int, int]]],
                        progress: Progress | None = None, corners: int = 2, junk: int = 20
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     xs, rs, ss = [], [], []
     for i, (path, (rank, suit)) in enumerate(photos):
         cands, patches, colour = index_candidates(load_image(path))
-        feats = np.hstack([patches, colour])
+        feats = features(patches, colour)
         if len(cands):
             pr, ps = model.predict(feats)
             index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
@@ -76,8 +77,7 @@ def enrollment_samples(model: IndexClassifier, photos: list[tuple[Path, tuple[in
     return np.array(xs, np.float32), np.array(rs), np.array(ss)
 
 
-def enroll(base: IndexClassifier, source: Path, progress: Progress | None = None,
-           epochs: int = 15) -> IndexClassifier:
+def enroll(base: CardModel, source: Path, progress: Progress | None = None, epochs: int = 15) -> CardModel:
     """A copy of `base` fine-tuned on the enrolment photos (positives repeated to outweigh junk)."""
     x, r, s = enrollment_samples(base, enrollment_photos(source), progress)
     pos = r != JUNK_RANK
@@ -86,4 +86,6 @@ def enroll(base: IndexClassifier, source: Path, progress: Progress | None = None
     r = np.concatenate([r] + [r[pos]] * reps)
     s = np.concatenate([s] + [s[pos]] * reps)
     tuned = copy.deepcopy(base)
-    return train(tuned, x, r, s, epochs=epochs, lr=5e-4)
+    for i, member in enumerate(tuned.members):
+        train(member, x, r, s, epochs=epochs, lr=5e-4, seed=i)
+    return tuned

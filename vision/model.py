@@ -1,4 +1,4 @@
-"""The corner-index classifier: a tiny two-headed MLP (rank head, suit head, each with a 'junk' class).
+"""The corner-index classifier: small two-headed MLPs (rank head, suit head, each with a 'junk' class).
 
 Pure numpy so the Pi needs nothing beyond numpy; weights live in a small .npz shipped in the package.
 """
@@ -34,7 +34,6 @@ class IndexClassifier:
     bs: np.ndarray
     mean: np.ndarray
     std: np.ndarray
-    threshold: float = 0.9
 
     @classmethod
     def init(cls, n_in: int, hidden: int = 128, seed: int = 0) -> "IndexClassifier":
@@ -63,17 +62,36 @@ class IndexClassifier:
         _, h2 = self.hidden(x.astype(np.float32))
         return _softmax(h2 @ self.wr + self.br), _softmax(h2 @ self.ws + self.bs)
 
+
+_ARRAYS = ("w1", "b1", "w2", "b2", "wr", "br", "ws", "bs", "mean", "std")
+
+
+@dataclass
+class CardModel:
+    """An ensemble of index classifiers (probabilities averaged: members disagree on what they have
+    not learnt, which lowers confidence exactly where a single net would guess) and its threshold."""
+
+    members: list[IndexClassifier]
+    threshold: float = 0.9
+
+    def predict(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        preds = [m.predict(x) for m in self.members]
+        return np.mean([p[0] for p in preds], axis=0), np.mean([p[1] for p in preds], axis=0)
+
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, wr=self.wr, br=self.br,
-                            ws=self.ws, bs=self.bs, mean=self.mean, std=self.std,
-                            threshold=np.float32(self.threshold))
+        arrays = {f"m{i}_{k}": getattr(m, k) for i, m in enumerate(self.members) for k in _ARRAYS}
+        np.savez_compressed(path, threshold=np.float32(self.threshold), **arrays)
 
     @classmethod
-    def load(cls, path: Path = DEFAULT_MODEL) -> "IndexClassifier":
+    def load(cls, path: Path = DEFAULT_MODEL) -> "CardModel":
         try:
             with np.load(path) as z:
-                return cls(**{k: z[k] for k in ("w1", "b1", "w2", "b2", "wr", "br", "ws", "bs", "mean", "std")},
-                           threshold=float(z["threshold"]))
-        except (OSError, KeyError, ValueError) as exc:
+                count = len({k.split("_")[0] for k in z.files if k.startswith("m")})
+                members = [IndexClassifier(**{k: z[f"m{i}_{k}"] for k in _ARRAYS}) for i in range(count)]
+                threshold = float(z["threshold"])
+        except (OSError, KeyError, ValueError, EOFError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        if not members:
+            raise ValueError(f"cannot load card model {path}: no classifier in it")
+        return cls(members, threshold)

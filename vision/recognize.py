@@ -4,12 +4,12 @@ merge the two corners of one card. Below the model's threshold the answer is 'un
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image
-from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
+from vision.features import features
+from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
 
 UNKNOWN = "unknown"
 # Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
@@ -89,19 +89,15 @@ def _card_centre(c: IndexCandidate) -> np.ndarray:
 class Recognizer:
     """Generic or enrolled recognizer: the only difference is which model file it loads."""
 
-    def __init__(self, model: IndexClassifier | None = None, threshold: float | None = None,
+    def __init__(self, model: CardModel | None = None, threshold: float | None = None,
                  glyph_px: tuple[float, float] | None = None) -> None:
-        self.model = model or IndexClassifier.load(DEFAULT_MODEL)
+        self.model = model or CardModel.load(DEFAULT_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
 
-    @classmethod
-    def from_file(cls, path: Path | None, **kw: object) -> "Recognizer":
-        return cls(IndexClassifier.load(path or DEFAULT_MODEL), **kw)  # type: ignore[arg-type]
-
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         cands, patches, colour = index_candidates(frame, self.glyph_px)
-        pr, ps = self.model.predict(np.hstack([patches, colour]))
+        pr, ps = self.model.predict(features(patches, colour))
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
@@ -119,7 +115,7 @@ class Recognizer:
             return np.zeros(0)
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
         patches, colour = cut_patches(frame, ink_image(frame), shifted)
-        pr, ps = self.model.predict(np.hstack([patches, colour]))
+        pr, ps = self.model.predict(features(patches, colour))
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]

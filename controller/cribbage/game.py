@@ -323,7 +323,7 @@ class CribbageGame:
         hand.count += count_value(card)
         hand.last_player = seat
         self._award(effects, [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards],
-                                           count=hand.count) for p in play_points(hand.series)])
+                                           count=hand.count) for p in play_points(hand.series, hand.count)])
         if self.state.winner is not None:
             return
         following = None if hand.count == LIMIT else self._next_actor(seat)
@@ -524,6 +524,8 @@ class CribbageGame:
     def _check_go_claims(self, effects: list[Effect], seat: int, cards: list[Card]) -> None:
         """A card held since an earlier go that would have fitted proves the go false (a violation)."""
         hand = self.state.hand
+        if not hand.go_claims:  # the usual case (read hands): nothing to prove
+            return
         for claim in list(hand.go_claims):
             fitting = [c for c in cards if claim.seat == seat and count_value(c) <= claim.room]
             if fitting:

@@ -56,10 +56,13 @@ def run_length(series: Sequence[Card]) -> int:
     return 0
 
 
-def play_points(series: Sequence[Card]) -> list[PegPart]:
-    """What the player who laid `series[-1]` pegs for it (CR-8), go and last card excepted."""
+def play_points(series: Sequence[Card], count: int | None = None) -> list[PegPart]:
+    """What the player who laid `series[-1]` pegs for it (CR-8), go and last card excepted.
+
+    `count` is the series' count when the caller keeps it already (the engine does, on every card)."""
     parts: list[PegPart] = []
-    count = series_count(series)
+    if count is None:
+        count = series_count(series)
     if count == FIFTEEN:
         parts.append(PegPart("fifteen", tuple(series), 2))
     elif count == LIMIT:

@@ -86,7 +86,7 @@ def evaluate(cards: Iterable[Card]) -> HandValue:
 def _check_hand(hand: list[Card]) -> None:
     if len(hand) != HAND_SIZE:
         raise HandError(f"a Färbeln hand has {HAND_SIZE} cards, got {len(hand)}")
-    if len({(card.rank, card.suit.value) for card in hand}) != len(hand):
+    if len(set(hand)) != len(hand):  # cards are interned: equal cards are the same object
         repeated = sorted({str(card) for card in hand if hand.count(card) > 1})
         raise HandError(f"card {', '.join(repeated)} is listed twice")
     for card in hand:

@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image, ink_mask
-from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexClassifier
+from vision.features import features
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
 
 
 def split_of(path: str) -> str:
@@ -68,7 +69,7 @@ def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float) -> Index
 
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60,
-                     model: IndexClassifier | None = None) -> int:
+                     model: CardModel | None = None) -> int:
     """Add positives (one per box) and junk samples for one frame; returns the number of positives.
 
     With a `model`, the junk samples are the candidates it finds most card-like (hard negatives)."""
@@ -99,8 +100,7 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         r, s = RANKS.index(rank), SUITS.index(suit)
         pos = [c] + [_jitter(c, rng, 0.06) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
-        pf, pc = cut_patches(img, ink_image(img), pos + flipped)
-        f = np.hstack([pf, pc])
+        f = features(*cut_patches(img, ink_image(img), pos + flipped))
         for row in f[:-1]:
             out.add(row, r, s)
         out.add(f[-1], JUNK_RANK, JUNK_SUIT)
@@ -117,7 +117,7 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
 
 def _features(img: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray]:
     cands, patches, colour = index_candidates(img)
-    return cands, np.hstack([patches, colour]), colour
+    return cands, features(patches, colour), colour
 
 
 def _mask_for(img: np.ndarray) -> np.ndarray:

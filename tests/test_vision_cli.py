@@ -1,0 +1,70 @@
+"""`cardtable vision ...` end to end through the real CLI entry point."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from controller.cli import main
+from vision.model import CardModel
+from vision.synthetic import PlacedCard, SceneStyle, render
+
+DATA = Path(__file__).parent / "data" / "cards"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["vision", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_detect_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    photo = sorted((DATA / "ammememe_roboflow" / "overhead").glob("*.jpg"))[0]
+    code, out, _ = run(capsys, "detect", str(photo), str(tmp_path / "missing.jpg"), "--json")
+    result = json.loads(out)
+    assert code == 1  # one image failed
+    assert result[1] == {"image": str(tmp_path / "missing.jpg"), "error": f"image not found: {tmp_path / 'missing.jpg'}"}
+    cards = result[0]["cards"]
+    assert cards and all(set(c) == {"card", "confidence", "quad"} for c in cards)
+    assert all(len(c["quad"]) == 4 and 0 <= c["confidence"] <= 1 for c in cards)
+    assert any(c["card"] != "unknown" for c in cards)
+
+
+def test_eval_json_on_copied_photos(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "eval", str(DATA / "manifest.csv"), "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["images"] == len(report["per_image"]) == 15
+    assert report["confidently_wrong"] == 0 and report["precision"] == 1.0
+    assert 0 < report["recall"] <= 1 and report["mean_ms"] > 0
+
+
+def test_eval_bad_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "m.csv").write_text("file,label\nx.jpg,QS\n")
+    code, _, err = run(capsys, "eval", str(tmp_path / "m.csv"))
+    assert code == 2 and "path,rank,suit" in err
+
+
+def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    style = SceneStyle(size=(640, 360), card_width=70)
+    cv2.imwrite(str(tmp_path / "empty.png"), render([], style)[0])
+    cv2.imwrite(str(tmp_path / "card.png"), render([PlacedCard("AS", 320, 180, 0)], style)[0])
+    code, out, _ = run(capsys, "calibrate", "--empty", str(tmp_path / "empty.png"), "--card",
+                       str(tmp_path / "card.png"), "--out", str(tmp_path / "cal.json"))
+    assert code == 0 and "zones" in out
+    cal = json.loads((tmp_path / "cal.json").read_text())
+    assert abs(cal["card_width_px"] - 70) < 10 and "crib" in cal["zones"]
+
+    photos = tmp_path / "deck"
+    photos.mkdir()
+    big = SceneStyle(size=(480, 480), card_width=180)
+    for k, name in enumerate(["QS", "10H", "7C", "AD"]):
+        cv2.imwrite(str(photos / f"{name}.png"), render([PlacedCard(name, 240, 240, 15 * k)], big, seed=k)[0])
+    code, out, err = run(capsys, "enroll", str(photos), "--out", str(tmp_path / "deck.npz"))
+    assert code == 0 and "enrolling [" in err and "4/4" in err
+    assert len(CardModel.load(tmp_path / "deck.npz").members) >= 1
+    (photos / "XX.png").write_bytes(b"")
+    code, _, err = run(capsys, "enroll", str(photos))
+    assert code == 2 and "not a card name" in err
