@@ -271,6 +271,45 @@ def test_three_players_muggins_claims():
     assert game.summary()["scores"] == [16, 9 + 4 + 1, 3 + 1 + 3]
 
 
+def test_three_players_unread_crib_card_waits_for_its_reveal():
+    # HH: the crib card dealt unread; the hands are known from the play and count in order; the crib
+    # (seat 0's, the dealer's) is counted on its reveal, which must name the four cards.
+    game = make(3, dealer=0)
+    effects = run(game, {"type": "deal", "to": "crib", "card": None}, *THREE[1:], *THREE_PLAY)
+    assert counts(effects) == [(1, "hand", 4), (2, "hand", 2), (0, "hand", 16)]
+    rejected(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["KD", "JC", "QC"]}, "4 cards")
+    rejected(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["9H", "KD", "JC", "QC"]}, "9H")
+    effects = run(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["7C", "KD", "JC", "QC"]})
+    assert counts(effects) == [(0, "crib", 3)] and game.summary()["hand_over"] is True
+
+
+def test_three_players_single_card_deal_order_and_the_crib_card():
+    # CR-4 / V-three: one at a time from the dealer's left (dealer 2: seats 0, 1, 2, ...), the crib card
+    # straight to the crib; the deal is complete with 3 x 5 + 1 cards.
+    game = make(3, dealer=2)
+    cards = iter(["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AS", "2S"])
+    for round_ in range(5):
+        for seat in (0, 1, 2):
+            if (round_, seat) == (2, 1):
+                rejected(game, {"type": "deal", "seat": 2, "card": "3S"}, "seat 1 is due the next card")
+                run(game, {"type": "deal", "to": "crib", "card": "3S"})
+            run(game, {"type": "deal", "seat": seat, "card": next(cards)})
+    assert game.phase.value == "discard"
+    rejected(game, {"type": "deal", "to": "crib", "card": "4S"}, "no deal now")
+
+
+def test_muggins_points_that_reach_the_target_win_at_once():
+    # V-muggins + CR-13: seat 2 (at 120 after the play) pegs seat 1's missed point and wins; seat 2's
+    # own count and the rest are never made.
+    game = make(3, dealer=0, muggins=True)
+    set_scores(game, [0, 0, 117])
+    run(game, *THREE, *THREE_PLAY)
+    assert game.summary()["scores"] == [0, 9, 120]
+    assert scored(run(game, {"type": "claim", "seat": 1, "points": 3, "by": 2})) == [(1, "claim", 3), (2, "muggins", 1)]
+    assert game.summary()["winner"] == 2 and game.summary()["scores"] == [0, 12, 121]
+    rejected(game, {"type": "claim", "seat": 2, "points": 2}, "the game is over")
+
+
 # ----- four players: partnerships, rotation, skipping the empty hands (V-four) ----------------------------
 
 # Dealer 3; seat 0 keeps 10S 10H AC 2C, seat 1 KS KH 3C 4D, seat 2 QS QH 5C 6D, seat 3 JS JD 7C 8D;
@@ -349,6 +388,17 @@ def test_pone_goes_out_in_the_show_before_the_dealer_counts():
     assert counts(effects) == [(1, "hand", 4)]
     assert game.summary()["scores"] == [103, 121] and game.summary()["winner"] == 1
     assert game.summary()["skunk"] == "none"
+
+
+def test_the_go_point_on_the_opponents_go_line_can_win_the_game():
+    # CR-7 + CR-13: pone (118) pairs 2H 2S (120); the dealer is out on his go and pone has no cards left:
+    # pone's go point on the same line takes him to 121.
+    game = make()
+    set_scores(game, [0, 118])
+    run(game, *TWO_EMPTY, play(1, "AH"), play(0, "KC"), play(1, "AS"), play(0, "KD"), play(1, "2H"), go(0))
+    assert pegged(run(game, play(1, "2S"))) == [(1, "pair", 2), (1, "go", 1)]
+    assert game.summary()["winner"] == 1 and game.summary()["scores"] == [0, 121]
+    rejected(game, play(0, "KH"), "the game is over")
 
 
 @pytest.mark.parametrize("players, options, loser, skunk", [
@@ -498,6 +548,25 @@ def test_every_illegal_event_class_is_refused_without_change():
     assert game.summary()["winner"] == 0  # seat 0's 16 in the show
     rejected(game, play(1, "5C"), "the game is over")  # play after game over
     rejected(game, {"type": "new_hand"}, "the game is over")
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a deal event without a 'card' field is taken as an unread card")
+@pytest.mark.parametrize("event", [{"type": "deal", "seat": 1}, {"type": "deal", "to": "crib"}])
+def test_a_deal_without_a_card_field_is_malformed(event):
+    # HH: a dealt card is `"card": "QS"`, or `"card": null` when unread; a missing field is neither.
+    game = make(3, dealer=0)
+    rejected(game, event, "card")
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: CR-15 pegs move twice for one card's points plus its go point")
+def test_one_card_pegs_its_points_and_its_go_in_one_move():
+    # CR-15: the gap between the pegs shows the last score. Pone's 2S scores the pair and, as nobody can
+    # lay after it, the go: "two for the pair and one for the go" is one score of 3 for that card
+    # (CR-8: "15 on the last card of the play is 2 + 1 = 3").
+    game = make()
+    run(game, *TWO_EMPTY, play(1, "AH"), play(0, "KC"), play(1, "AS"), play(0, "KD"), play(1, "2H"), go(0))
+    run(game, play(1, "2S"))
+    assert game.summary()["pegs"][1] == {"back": 0, "front": 3}
 
 
 # ----- `cardtable replay`: the output contract -------------------------------------------------------------

@@ -187,8 +187,6 @@ def test_fb_r18_efterhand_is_the_last_joiner_not_the_last_seat() -> None:
     assert chips_of(play(game, act("raise", 3, 2))) == {(3, "raise"): -2}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: FB-R18 efterhand is taken as the last live seat (live[-1]); a seat "
-                                       "that went all-in on the mus and never joined the stake becomes E")
 def test_fb_r18_a_seat_all_in_since_the_mus_is_not_efterhand() -> None:
     game = table(chips=[5, 100, 100])  # dealer 0: order 1, 2, 0; the dealer has 5 chips
     play(game, act("mus", 1, 10), deal(["7C", "8C"], ["AS", "KS"], ["AH", "9D"]), join(2))
@@ -284,8 +282,6 @@ def test_fb_r24_discards_leave_the_deal_and_the_upcard_stays_in_the_known_hand()
     play(game, act("reveal", 1, cards=["AS", "KS", "QS", "JS"]))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: FB-R24 a face-up card (the upcard, the fourth card of 'all') is "
-                                       "accepted when the deal event says it was dealt face down")
 @pytest.mark.parametrize("option,discard,face_down", [
     ("upcard", ["7C"], []),
     ("all", ["7C", "8C", "9C", "10C"], ["JS", "10S", "9S"]),
@@ -431,8 +427,6 @@ def test_fb_r39_all_in_two_short_stacks_make_two_side_pots() -> None:
     assert game.chips.balances == [101, 75, 0, 42] and game.chips.pot == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: FB-R39 must_fold: a seat left with 0 chips is skipped when a raise "
-                                       "is answered and stays in like an all-in player")
 def test_fb_r39_must_fold_a_player_who_cannot_pay_the_raise_folds() -> None:
     game = table(chips=[100, 100, 5], table_stakes="must_fold")  # dealer 0: order 1, 2, 0
     play(game, deal(["7C", "8D"], ["9S", "10H"], ["AS", "KS"]), act("stake", 1, 5),
@@ -446,8 +440,6 @@ def test_fb_r39_must_fold_a_player_who_cannot_pay_the_raise_folds() -> None:
     assert chips_of(effects) == {(0, "pot"): 21}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: FB-R39 must_fold: a seat that paid its last chip for the mus is not "
-                                       "asked to join the opening stake, stays in for free and even becomes E")
 def test_fb_r39_must_fold_a_mus_joiner_without_chips_must_fold_to_the_stake() -> None:
     game = table(chips=[5, 100, 100], table_stakes="must_fold")  # dealer 0: order 1, 2, 0
     play(game, act("mus", 1, 5), deal(["7C", "8C"], ["AS", "KS"], ["AH", "9D"]), join(2), join(0))

@@ -74,7 +74,10 @@ def test_the_evening_replays_event_for_event(events: int, seed: int, tmp_path) -
 
 
 def test_a_long_evening_mixes_every_game_and_table_size() -> None:
-    journals = evening_journal(5000, seed=3)
+    # Each table writes at most MATCH_LIMIT lines, so this many lines take at least 18 tables: every game
+    # has then had each of its player counts (3 games x the 6 counts of Femkort).
+    lines = 18 * MATCH_LIMIT
+    journals = evening_journal(lines, seed=3)
     seats = {(j.header.game, len(j.header.players)) for j in journals}
     assert {n for game, n in seats if game == "cribbage"} == {2, 3, 4}
     assert {n for game, n in seats if game == "femkort"} == set(range(3, 9))
@@ -84,8 +87,8 @@ def test_a_long_evening_mixes_every_game_and_table_size() -> None:
         per_game[journal.header.game] += len(journal.events)
     assert min(per_game.values()) > 500, per_game  # no game is a token presence
     refused = sum(len(j.rejected) for j in journals)
-    assert 0.01 * 5000 < refused < 0.06 * 5000
-    assert evening_journal(5000, seed=3) == journals  # deterministic for a seed
+    assert 0.01 * lines < refused < 0.06 * lines
+    assert evening_journal(lines, seed=3) == journals  # deterministic for a seed
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -31,6 +31,7 @@ from ..engine import Effect, Event, IllegalEvent, SetupError, score_effect, viol
 from ..events import event_card, event_cards, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
 from ..history import Header
+from ..holding import Holding
 from .options import CribbageOptions, Layout, parse_cribbage_options, table_layout
 from .pegging import LIMIT, fits, play_points
 from .scoring import JACK, ShowScore, count_value, score_show
@@ -47,31 +48,6 @@ class Phase(Enum):
     SHOW = "show"
     HAND_OVER = "hand_over"
     GAME_OVER = "game_over"
-
-
-@dataclass
-class Holding:
-    """The cards a hand (or the crib) holds: the known ones and how many unread ones."""
-
-    known: list[Card] = field(default_factory=list)
-    unknown: int = 0
-
-    @property
-    def size(self) -> int:
-        return len(self.known) + self.unknown
-
-    def add(self, card: Card | None) -> None:
-        if card is None:
-            self.unknown += 1
-        else:
-            self.known.append(card)
-
-    def take(self, card: Card | None) -> None:
-        """Remove a card (validated by the caller): a known one, or one of the unread ones."""
-        if card in self.known:
-            self.known.remove(card)
-        else:
-            self.unknown -= 1
 
 
 @dataclass

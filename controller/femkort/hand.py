@@ -11,7 +11,8 @@ from typing import Iterable, Sequence
 from ..cards import Card
 from ..engine import Effect, IllegalEvent, violation_effect
 from .options import HAND_SIZE, TRICKS, FemkortOptions
-from .state import Hand, Holding, note
+from ..holding import Holding
+from .state import Hand, note
 from .tricks import TrickRules, claim_of, illegal_reason, legal_cards, winning_index
 
 VIOLATED_RULE = {"revoke": "FK-R10", "failure_to_head": "FK-R11"}
@@ -75,10 +76,8 @@ def check_single_deal(hand: Hand, seat: int, card: Card | None, options: Femkort
 
 def deal_card(hand: Hand, seat: int, card: Card | None, options: FemkortOptions) -> list[Effect]:
     holding = hand.holdings[seat]
-    if card is None:
-        holding.unknown += 1
-    else:
-        holding.known.append(card)
+    holding.add(card)
+    if card is not None:
         hand.owner[card] = seat
     if options.trump and seat == hand.dealer and holding.size == HAND_SIZE and card is not None:
         return _turn_trump(hand, card)  # (check_*: the dealer's fifth card is always read under V5)
@@ -164,10 +163,7 @@ def play_card(hand: Hand, seat: int, card: Card, from_unread: bool, contender_ru
     """Play a card that passed check_play; resolves the trick when it is complete."""
     holding = hand.holdings[seat]
     others_unread = holding.unknown - (1 if from_unread else 0)
-    if from_unread:
-        holding.unknown -= 1
-    else:
-        holding.known.remove(card)
+    holding.take(None if from_unread else card)
     result = PlayResult()
     result.violations = _proven_violations(hand, seat, card)
     result.effects += result.violations

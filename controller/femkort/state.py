@@ -8,6 +8,7 @@ from enum import Enum
 from ..cards import Card
 from ..chips import Chips
 from ..engine import Effect
+from ..holding import Holding
 from .options import FemkortOptions
 from .tricks import Claim, TrickRules
 
@@ -18,18 +19,6 @@ class Phase(Enum):
     REDEAL_VOTE = "redeal_vote"  # V1: a request waits for every other player's answer
     PLAYING = "playing"  # tricks 1..5
     MATCH_OVER = "match_over"
-
-
-@dataclass
-class Holding:
-    """One seat's cards: those read at the deal, and how many were dealt unread."""
-
-    known: list[Card] = field(default_factory=list)
-    unknown: int = 0
-
-    @property
-    def size(self) -> int:
-        return len(self.known) + self.unknown
 
 
 @dataclass

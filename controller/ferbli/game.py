@@ -90,8 +90,11 @@ class FerbliGame:
         return [seat for seat in seats if balances[seat] >= reserve]
 
     def _responders(self, bettor: int) -> list[int]:
-        """Who answers `bettor`: the other live seats clockwise after him, but not those already all-in."""
-        return [seat for seat in clockwise_after(self.live, bettor) if self.balance(seat) > 0]
+        """Who answers `bettor`: the other live seats clockwise after him, but not those already all-in.
+
+        With must_fold (FB-R39) a seat that cannot pay still answers, and can only fold."""
+        others = clockwise_after(self.live, bettor)
+        return [seat for seat in others if self.balance(seat) > 0] if self.options.all_in else others
 
     # ----------------------------------------------------------------- deal start and end
 
@@ -246,7 +249,8 @@ class FerbliGame:
         if self.live == [done.bettor]:
             return self._win_uncalled(done.bettor)
         if self.phase is Phase.OPENING_RESPONSE:
-            self.efterhand = self.live[-1]  # FB-R18: the last in the answer order still in
+            # FB-R18: the last player who joined in this round (a seat all-in since the mus never answered)
+            self.efterhand = done.joined[-1] if done.joined else self.live[-1]
             self.phase, self.actor = Phase.FIRST_DECISION, self.efterhand
             return []
         if self.phase is Phase.RAISE_RESPONSE:
@@ -364,6 +368,8 @@ class FerbliGame:
         up = event.get("up", False)
         if not isinstance(up, bool):
             raise IllegalEvent(f"malformed deal event: 'up' must be true or false, got {up!r}")
+        if face_up and not up:
+            raise IllegalEvent(f"the card to seat {seat} is turned face up (FB-R24): deal it with \"up\": true")
         if up and not face_up:
             raise IllegalEvent(f"card to seat {seat} dealt face up where a face-down card is due: "
                                "declare a misdeal (FB-R40)")

@@ -80,7 +80,8 @@ def legal_event(game: FerbliGame, move: LegalMove, cards: PhysicalTable) -> Even
             for seat, _ in game.to_deal:
                 hands[seat].append(cards.draw(seat))
             return {"type": "deal", "hands": hands}
-        return {"type": "deal", "seat": move.seat, "card": cards.draw(move.seat)}
+        face_up = game.to_deal[0][1]  # FB-R24: the upcard and the fourth card of "all" are dealt face up
+        return {"type": "deal", "seat": move.seat, "card": cards.draw(move.seat), **({"up": True} if face_up else {})}
     event: Event = {"type": move.type} if move.seat is None else {"type": move.type, "seat": move.seat}
     if move.amounts is not None:
         event["amount"] = rng.randint(*move.amounts)
