@@ -538,14 +538,8 @@ def test_every_illegal_event_class_is_refused_without_change():
     rejected(game, {"type": "reveal", "seat": 1, "cards": ["10H", "9S", "4C", "5C"]}, "no reveal now")
     rejected(game, {"type": "shuffle"}, "unknown event type")
     set_scores(game, [120, 0, 0])
-    run(game, play(2, "2D"), go(0))
-    run(game, go(2))  # seat 2 pegs the go: no win. Seat 0 leads at 120:
-    run(game, play(0, "7S"), play(1, "5C"), play(2, "3S"), play(0, "6D"), play(1, "4C"), go(2), go(0), go(1),
-        play(2, "8H"))
-    assert game.summary()["winner"] is None
-    run(game, play(0, "9H"))  # 8 9: nothing; then seat 1's pair takes nobody over
-    run(game, play(1, "9S"))
-    assert game.summary()["winner"] == 0  # seat 0's 16 in the show
+    run(game, *THREE_PLAY[4:])  # seat 0 pegs nothing, then goes out on his count (16), third in order
+    assert game.summary()["winner"] == 0
     rejected(game, play(1, "5C"), "the game is over")  # play after game over
     rejected(game, {"type": "new_hand"}, "the game is over")
 
