@@ -47,8 +47,10 @@ def event_card(event: Event, field: str = "card") -> Card:
 
 
 def optional_card(event: Event, field: str = "card") -> Card | None:
-    """A card that may be unread (`null`)."""
-    if event.get(field) is None:
+    """A card that may be unread (`null`); the field itself must be there."""
+    if field not in event:
+        raise IllegalEvent(f"malformed {event_type(event)} event: missing '{field}' (null when the card is unread)")
+    if event[field] is None:
         return None
     return event_card(event, field)
 

@@ -32,6 +32,7 @@ class Blob:
     w: int
     h: int
     area: int
+    axis: tuple[float, float] = (0.0, 0.0)  # unit vector between the two parts of a merged '10'
 
     @property
     def size(self) -> float:
@@ -132,8 +133,9 @@ def _merge_pairs(blobs: list[Blob]) -> list[Blob]:
         x0, y0 = min(a.x, b.x), min(a.y, b.y)
         x1, y1 = max(a.x + a.w, b.x + b.w), max(a.y + a.h, b.y + b.h)
         area = a.area + b.area
+        gap = float(np.hypot(b.cx - a.cx, b.cy - a.cy)) or 1.0
         merged.append(Blob((a.cx * a.area + b.cx * b.area) / area, (a.cy * a.area + b.cy * b.area) / area,
-                           x0, y0, x1 - x0, y1 - y0, area))
+                           x0, y0, x1 - x0, y1 - y0, area, ((b.cx - a.cx) / gap, (b.cy - a.cy) / gap)))
     return merged
 
 
@@ -148,7 +150,15 @@ def propose(blobs: list[Blob], max_candidates: int = 4000) -> list[IndexCandidat
     ssize = rsize[:len(blobs)]
     d = np.hypot(rxy[:, None, 0] - sxy[None, :, 0], rxy[:, None, 1] - sxy[None, :, 1])
     ratio = ssize[None, :] / rsize[:, None]
-    ok = (d > 0.45 * rsize[:, None]) & (d < 1.9 * rsize[:, None]) & (ratio > 0.35) & (ratio < 1.8)
+    rarea = np.array([b.area for b in ranks], np.float64)
+    # a rank glyph is strokes, never several times the ink of its suit glyph (that is a pip above it)
+    ok = ((d > 0.45 * rsize[:, None]) & (d < 1.9 * rsize[:, None]) & (ratio > 0.35) & (ratio < 1.8)
+          & (rarea[:, None] <= 2.5 * rarea[None, :len(blobs)]))
+    # the two digits of a '10' sit side by side: across the index, never along it
+    axis = np.array([b.axis for b in ranks])
+    along = np.abs(axis[:, None, 0] * (rxy[:, None, 0] - sxy[None, :, 0])
+                   + axis[:, None, 1] * (rxy[:, None, 1] - sxy[None, :, 1]))
+    ok &= along < 0.5 * np.maximum(d, 1e-6)
     out = [IndexCandidate(ranks[i], blobs[j]) for i, j in zip(*np.nonzero(ok))]
     return out[:max_candidates]
 

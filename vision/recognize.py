@@ -168,4 +168,9 @@ def group_corners(readings: list[IndexReading]) -> list[CardReading]:
                 break
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    for card in cards:
+        if len(card.corners) > 2:  # outline from the corner that agrees best with the others
+            centres = np.array([_card_centre(r.candidate) for r in card.corners])
+            best = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
+            card.quad = quad_from_index(card.corners[best].candidate)
     return cards

@@ -298,13 +298,16 @@ class CribbageGame:
         hand.series.append(card)
         hand.count += count_value(card)
         hand.last_player = seat
-        self._award(effects, [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards],
-                                           count=hand.count) for p in play_points(hand.series, hand.count)])
-        if self.state.winner is not None:
-            return
+        unit = [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards], count=hand.count)
+                for p in play_points(hand.series, hand.count)]
         following = None if hand.count == LIMIT else self._next_actor(seat)
         if following is None:
-            self._end_series(effects)
+            unit += self._series_point()  # the card's go / last card is part of its announcement (2 + 1 = 3)
+        self._award(effects, unit)
+        if self.state.winner is not None:
+            return
+        if following is None:
+            self._reset_series(effects)
         else:
             hand.to_play = following
 
@@ -322,7 +325,9 @@ class CribbageGame:
         hand.said_go.add(seat)
         following = self._next_actor(seat)
         if following is None:
-            self._end_series(effects)
+            self._award(effects, self._series_point())
+            if self.state.winner is None:
+                self._reset_series(effects)
         else:
             hand.to_play = following
 
@@ -412,24 +417,27 @@ class CribbageGame:
                 return seat
         return None
 
-    def _end_series(self, effects: list[Effect]) -> None:
-        """CR-7: nobody can lay: 1 for the go / last card (none after 31), reset, the next seat leads."""
+    def _play_over(self) -> bool:
+        return self.layout.single_series or not any(s.holding.size for s in self.state.hand.seats)
+
+    def _series_point(self) -> list[Effect]:
+        """CR-7: nobody can lay: 1 for the go, or for the last card of the play (none after 31)."""
         hand = self.state.hand
-        last = hand.last_player
-        assert last is not None  # a go at count 0 is refused, so every series has a card laid
-        cards_left = any(s.holding.size for s in hand.seats)
-        play_over = self.layout.single_series or not cards_left
-        if hand.count != LIMIT:
-            self._award(effects, [score_effect(last, 1, "last_card" if play_over else "go", count=hand.count)])
-            if self.state.winner is not None:
-                return
+        assert hand.last_player is not None  # a go at count 0 is refused, so every series has a card laid
+        if hand.count == LIMIT:
+            return []
+        return [score_effect(hand.last_player, 1, "last_card" if self._play_over() else "go", count=hand.count)]
+
+    def _reset_series(self, effects: list[Effect]) -> None:
+        """The count resets and the seat after the last card's player leads; or the play is over."""
+        hand = self.state.hand
         hand.count, hand.series, hand.said_go = 0, [], set()
-        if play_over:
+        if self._play_over():
             hand.to_play = None
             self.state.phase = Phase.SHOW
             self._advance_show(effects)
         else:
-            hand.to_play = self._next_actor(last)
+            hand.to_play = self._next_actor(hand.last_player)  # type: ignore[arg-type]
 
     def _advance_show(self, effects: list[Effect]) -> None:
         """Score every count that is next in order and fully known (not with muggins: claims score)."""
