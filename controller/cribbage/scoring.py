@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ..cards import Card
 
@@ -16,8 +15,7 @@ def count_value(card: Card) -> int:
     return min(card.rank, 10)
 
 
-@dataclass(frozen=True)
-class ShowPart:
+class ShowPart(NamedTuple):  # a tuple: a show builds a dozen of these, on every count of every hand
     reason: str  # fifteen | pair | run | flush | nobs
     cards: tuple[Card, ...]
     points: int
@@ -26,8 +24,7 @@ class ShowPart:
         return {"reason": self.reason, "points": self.points, "cards": [str(c) for c in self.cards]}
 
 
-@dataclass(frozen=True)
-class ShowScore:
+class ShowScore(NamedTuple):
     total: int
     parts: tuple[ShowPart, ...]
 
