@@ -100,7 +100,9 @@ class Card:
             pass
         if not isinstance(text, str):
             raise CardError(f"card must be text like 'QS', got {text!r}")
-        card = _PARSED[text] = _parse_text(text)
+        card = _parse_text(text)
+        if len(text) <= 3:  # only plain spellings ("10H", "th", "Q♠"): a finite set, so the cache stays small
+            _PARSED[text] = card
         return card
 
     @property
@@ -134,7 +136,7 @@ def _parse_text(text: str) -> Card:
 
 _BY_INDEX: tuple[Card, ...] = tuple(Card._create(i % 13 + 1, SUITS[i // 13]) for i in range(52))
 _INTERNED: dict[tuple[int, Suit], Card] = {(c.rank, c.suit): c for c in _BY_INDEX}
-# Valid card texts seen so far (a small, finite set): parsing on the hot path is one dict lookup.
+# Plain card texts seen so far (a small, finite set): parsing on the hot path is one dict lookup.
 _PARSED: dict[str, Card] = {}
 
 

@@ -63,8 +63,8 @@ def test_calibrated_face_down_count() -> None:
     one, _ = render([PlacedCard("AS", 480, 270, 20)], style, seed=1)
     cal = calibrate(empty, one)
     assert abs(cal.card_width_px - 110) < 12 and 1.3 < cal.card_height_px / cal.card_width_px < 1.65
-    crib = [PlacedCard("", 300 + 8 * k, 270 + 5 * k, 3 * k, face_up=False) for k in range(4)]
-    scene, _ = render(crib + [PlacedCard("KH", 700, 270, -15)], style, seed=2)
+    hand = [PlacedCard("", 150 + 100 * k, 270, 0, face_up=False) for k in range(4)]  # spread, overlapping
+    scene, _ = render(hand + [PlacedCard("KH", 750, 270, -15)], style, seed=2)
     det = Detector(calibration=cal).detect(scene)
     assert [g.count for g in det.face_down] == [4]
     assert "KH" in {c.card for c in det.cards}
@@ -72,12 +72,12 @@ def test_calibrated_face_down_count() -> None:
 
 def test_duplicate_card_flagged_by_tracker(recognizer: Recognizer) -> None:
     style = SceneStyle()
-    scene, _ = render([PlacedCard("7D", 300, 360, 10), PlacedCard("7D", 900, 360, -20)], style, seed=3)
+    scene, _ = render([PlacedCard("QS", 300, 360, 10), PlacedCard("QS", 900, 360, -20)], style, seed=3)
     zones = {"left": [[0, 0], [640, 0], [640, 720], [0, 720]], "right": [[640, 0], [1280, 0], [1280, 720], [640, 720]]}
     detector = Detector(recognizer)
     tracker = TableTracker(detector.detect, zones, k=1, n=2, settle_frames=1)
     out = [o for _ in range(4) for o in tracker.process(scene)]
-    assert DuplicateCard("7D", ("left", "right")) in out
+    assert DuplicateCard("QS", ("left", "right")) in out
 
 
 def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> None:

@@ -37,7 +37,7 @@ def test_zone_state_and_duplicates() -> None:
                     [FaceDownGroup(4, [[210, 10], [290, 10], [290, 90], [210, 90]])])
     state, dups = zone_state(det, ZONES)
     assert state == {"seat-1-play": Counter({"QS": 1, "#unknown": 1}), "crib": Counter({"QS": 1, "#down": 4})}
-    assert dups == [DuplicateCard("QS", ("seat-1-play", "crib"))]
+    assert dups == [DuplicateCard("QS", ("crib", "seat-1-play"))]
     assert str(dups[0]).startswith("QS seen twice")
 
 

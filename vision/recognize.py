@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image
@@ -168,6 +169,9 @@ def group_corners(readings: list[IndexReading]) -> list[CardReading]:
                 break
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
+    cards = [c for c in cards if c.card != UNKNOWN or not any(  # pips of a card we read are no news
+        cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]
     for card in cards:
         if len(card.corners) > 2:  # outline from the corner that agrees best with the others
             centres = np.array([_card_centre(r.candidate) for r in card.corners])

@@ -115,7 +115,7 @@ def zone_state(det: Detection, zones: dict[str, list[list[float]]]) -> tuple[Zon
             seen.setdefault(card.card, []).append(zone)
     for group in det.face_down:
         state.setdefault(zone_of(_centre(group.quad), zones), Counter())["#down"] += group.count
-    dups = [DuplicateCard(c, tuple(z)) for c, z in sorted(seen.items()) if len(z) > 1]
+    dups = [DuplicateCard(c, tuple(sorted(z))) for c, z in sorted(seen.items()) if len(z) > 1]
     return state, dups
 
 
