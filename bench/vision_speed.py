@@ -66,17 +66,25 @@ class TemplateBaseline:
             if len(approx) != 4:
                 continue
             pts = approx.reshape(4, 2).astype(np.float32)
+            if cv2.contourArea(pts, oriented=True) < 0:  # make it clockwise in image coordinates
+                pts = pts[::-1].copy()
             # order clockwise from the corner whose next side is the short one (portrait warp)
             if np.linalg.norm(pts[0] - pts[1]) > np.linalg.norm(pts[1] - pts[2]):
                 pts = np.roll(pts, 1, axis=0)
             M = cv2.getPerspectiveTransform(pts, np.float32([[0, 0], [WARP_W, 0], [WARP_W, WARP_H], [0, WARP_H]]))
-            warp = cv2.warpPerspective(gray, M, (WARP_W, WARP_H))
-            glyphs = _split_glyphs(_binarise(warp)[CORNER])
-            if glyphs is None:
-                continue
-            rank = min(self.ranks, key=lambda k: cv2.norm(self.ranks[k], glyphs[0], cv2.NORM_L1))
-            suit = min(self.suits, key=lambda k: cv2.norm(self.suits[k], glyphs[1], cv2.NORM_L1))
-            names.append(rank + suit)
+            warp = _binarise(cv2.warpPerspective(gray, M, (WARP_W, WARP_H)))
+            best: tuple[float, str] | None = None
+            for view in (warp, cv2.rotate(warp, cv2.ROTATE_180)):  # the card may lie either way up
+                glyphs = _split_glyphs(view[CORNER])
+                if glyphs is None:
+                    continue
+                rd = {k: cv2.norm(t, glyphs[0], cv2.NORM_L1) for k, t in self.ranks.items()}
+                sd = {k: cv2.norm(t, glyphs[1], cv2.NORM_L1) for k, t in self.suits.items()}
+                rank, suit = min(rd, key=rd.__getitem__), min(sd, key=sd.__getitem__)
+                if best is None or rd[rank] + sd[suit] < best[0]:
+                    best = (rd[rank] + sd[suit], rank + suit)
+            if best:
+                names.append(best[1])
         return names
 
 

@@ -39,12 +39,20 @@ class Blob:
         return float(max(self.w, self.h))
 
 
-@dataclass(frozen=True)
 class IndexCandidate:
-    """A proposed corner index: the rank blob above the suit blob (image pixels)."""
+    """A proposed corner index: the rank blob above the suit blob (image pixels). Geometry is computed
+    once: frames hold hundreds of candidates and the classifier, NMS and grouping all read it."""
 
-    rank: Blob
-    suit: Blob
+    __slots__ = ("rank", "suit", "length", "up", "centre")
+
+    def __init__(self, rank: Blob, suit: Blob) -> None:
+        self.rank = rank
+        self.suit = suit
+        dx, dy = rank.cx - suit.cx, rank.cy - suit.cy
+        self.length = float(np.hypot(dx, dy))
+        n = self.length or 1.0
+        self.up = (dx / n, dy / n)  # unit vector from suit to rank: the card's 'up' at this corner
+        self.centre = ((rank.cx + suit.cx) / 2, (rank.cy + suit.cy) / 2)
 
     @property
     def rank_xy(self) -> tuple[float, float]:
@@ -53,20 +61,6 @@ class IndexCandidate:
     @property
     def suit_xy(self) -> tuple[float, float]:
         return (self.suit.cx, self.suit.cy)
-
-    @property
-    def length(self) -> float:
-        return float(np.hypot(self.rank_xy[0] - self.suit_xy[0], self.rank_xy[1] - self.suit_xy[1]))
-
-    @property
-    def up(self) -> tuple[float, float]:
-        """Unit vector from suit to rank: the card's 'up' at this corner."""
-        n = self.length or 1.0
-        return ((self.rank_xy[0] - self.suit_xy[0]) / n, (self.rank_xy[1] - self.suit_xy[1]) / n)
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return ((self.rank_xy[0] + self.suit_xy[0]) / 2, (self.rank_xy[1] + self.suit_xy[1]) / 2)
 
 
 def ink_image(bgr: np.ndarray) -> np.ndarray:
@@ -87,7 +81,7 @@ def ink_mask(ink: np.ndarray, window: int) -> np.ndarray:
     k = max(3, window | 1)
     paper = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     _, bright = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    dark = cv2.compare(ink.astype(np.float32), paper.astype(np.float32) * 0.72, cv2.CMP_LT)
+    dark = cv2.compare(ink.astype(np.uint16) * 25, paper.astype(np.uint16) * 18, cv2.CMP_LT)  # ink < 0.72 paper
     mean = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 2 * k + 1, 18)
     return cv2.bitwise_or(cv2.bitwise_and(dark, bright), mean)
 
@@ -213,16 +207,16 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
     return np.hstack([patches, context]), colour
 
 
-def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None
+def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
                      ) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray]:
     """All index candidates in a frame with their patches and colour features.
 
     `glyph_px` is the expected rank-glyph size range in pixels (from calibration); without it we
-    accept anything from 7 px to a tenth of the frame.
+    accept anything from 7 px to a tenth of the frame. `ink` may pass a precomputed ink_image(bgr).
     """
     if bgr is None or bgr.size == 0:
         raise ValueError("empty frame")
-    ink = ink_image(bgr)
+    ink = ink_image(bgr) if ink is None else ink
     lo, hi = glyph_px or (7.0, max(ink.shape[:2]) / 10)
     mask = ink_mask(ink, int(hi * 0.8))
     cands = propose(find_blobs(mask, lo * 0.4, hi * 1.3, paper_integral(ink)))

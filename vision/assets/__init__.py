@@ -1,0 +1,1 @@
+"""Shipped assets (package data): rendered card faces for the synthetic scene source."""

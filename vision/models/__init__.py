@@ -1,0 +1,1 @@
+"""Shipped model weights (package data): generic.npz, built by vision.training.build_model."""
