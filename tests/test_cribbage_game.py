@@ -4,38 +4,15 @@ Expected points are worked out by hand from rules/cribbage.md in the comments ne
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
-from controller.engine import IllegalEvent, SetupError
-from controller.cribbage.game import CribbageGame, Phase, new_game
-from controller.history import Header
+from controller.engine import SetupError
+from controller.cribbage.game import CribbageGame, Phase
+from cribbage_table import make, play, rejected, run
 
 
-def make(players: int = 2, dealer: int = 0, chips: Any = None, **options: Any) -> CribbageGame:
-    return new_game(Header("cribbage", tuple(f"P{i}" for i in range(players)), dealer, options, chips))
-
-
-def run(game: CribbageGame, *events: dict[str, Any]) -> list[dict[str, Any]]:
-    """Apply events in order; return all their effects."""
-    effects: list[dict[str, Any]] = []
-    for event in events:
-        effects += game.apply(event)
-    return effects
-
-
-def rejected(game: CribbageGame, event: dict[str, Any], reason: str) -> None:
-    """The event is refused with `reason` in its message and the state is exactly unchanged."""
-    before = copy.deepcopy(game.state)
-    with pytest.raises(IllegalEvent, match=reason):
-        game.apply(event)
-    assert game.state == before
-
-
-def play(seat: int, card: str) -> dict[str, Any]:
-    return {"type": "play", "seat": seat, "card": card}
 
 
 def go(seat: int) -> dict[str, Any]:

@@ -6,7 +6,6 @@ format is the point. Rule ids (CR-n, V-variant, HH = hand-history.md) are cited 
 """
 from __future__ import annotations
 
-import copy
 import json
 import random
 import subprocess
@@ -21,39 +20,11 @@ from hypothesis import strategies as st
 from controller.cards import Card, full_deck
 from controller.cribbage.scoring import score_show
 from controller.engine import IllegalEvent
-from controller.games import new_game
-from controller.history import Header
+from cribbage_table import make, play, rejected, run
 
 HISTORIES = Path(__file__).parent / "data" / "histories" / "cribbage"
 SCORE_REASONS = {"fifteen", "pair", "run", "go", "last_card", "thirty_one", "heels", "nobs", "flush",
                  "muggins", "claim", "three_for_last"}
-
-
-# ----- helpers -----------------------------------------------------------------------------------------
-
-def make(players: int = 2, dealer: int = 0, **options: Any) -> Any:
-    return new_game(Header("cribbage", tuple(f"P{i}" for i in range(players)), dealer, options, None))
-
-
-def run(game: Any, *events: dict[str, Any]) -> list[dict[str, Any]]:
-    effects: list[dict[str, Any]] = []
-    for event in events:
-        effects += game.apply(event)
-    return effects
-
-
-def rejected(game: Any, event: dict[str, Any], reason: str) -> str:
-    """The event is refused with a message matching `reason`, and the state is exactly unchanged."""
-    state_before, summary_before = copy.deepcopy(game.state), copy.deepcopy(game.summary())
-    with pytest.raises(IllegalEvent, match=reason) as caught:
-        game.apply(event)
-    assert game.state == state_before
-    assert game.summary() == summary_before
-    return str(caught.value)
-
-
-def play(seat: int, card: str) -> dict[str, Any]:
-    return {"type": "play", "seat": seat, "card": card}
 
 
 def go(seat: int) -> dict[str, Any]:
