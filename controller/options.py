@@ -17,7 +17,7 @@ def parse_options(options_type: type[OptionsT], raw: dict[str, Any] | None) -> O
     raw = raw or {}
     if not isinstance(raw, dict):
         raise SetupError("'options' must be an object")
-    hints, known = _fields(options_type)
+    hints, known = _fields(options_type)  # type: ignore[arg-type]  # classes are hashable
     unknown = sorted(set(raw) - known)
     if unknown:
         raise SetupError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")

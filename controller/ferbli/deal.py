@@ -5,6 +5,8 @@ it face up (expose), discards it by name or reveals his hand. A read card can be
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from dataclasses import dataclass, field
 
 from ..cards import Card
@@ -79,7 +81,7 @@ class CardBook:
         self.talon = len(back)
         return {"talon": "reshuffled", "cards": len(back)}
 
-    def match_held(self, seat: int, cards: list[Card | None]) -> list[Slot]:
+    def match_held(self, seat: int, cards: Sequence[Card | None]) -> list[Slot]:
         """The hand slots the named cards occupy; an unread slot can stand for any card not seen elsewhere."""
         hand = self.hands[seat]
         unread = [index for index, held in enumerate(hand) if held is None]

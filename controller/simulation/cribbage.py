@@ -40,7 +40,7 @@ class Truth:
         return list(self.crib) if crib else self.hand(seat)
 
 
-class Driver(SimulatedTable):
+class Driver(SimulatedTable[CribbageGame]):
     """Chooses legal events for `game` from the truth: `choose()` then apply, or `step()` for both."""
 
     def __init__(self, game: CribbageGame, rng: random.Random, unread: float = 0.0,
@@ -48,7 +48,7 @@ class Driver(SimulatedTable):
         self.game, self.rng = game, rng
         self.unread, self.shorthand, self.undercall = unread, shorthand, undercall
         self.truth = self._new_truth()
-        self.pending: list[dict[str, Any]] = []  # the rest of a deal being emitted
+        self.pending = []
 
     def _new_truth(self) -> Truth:
         deck = full_deck()
@@ -65,7 +65,7 @@ class Driver(SimulatedTable):
     def choose(self) -> Move | None:
         """The next legal event, or None when the game is over."""
         if self.pending:
-            return Move(self.pending[0], lambda: self.pending.pop(0))
+            return self._pending_move()
         phase = self.game.phase
         if phase is Phase.GAME_OVER:
             return None

@@ -27,8 +27,8 @@ class Journal(NamedTuple):
 
 
 def _cribbage(rng: random.Random, players: int) -> tuple[Header, SimulatedTable]:
-    options: dict[str, Any] = rng.choice([{}, {"muggins": True}, {"target": 61}]
-                                         + ([{"five_card": True}] if players == 2 else []))
+    choices: list[dict[str, Any]] = [{}, {"muggins": True}, {"target": 61}]
+    options = rng.choice(choices + ([{"five_card": True}] if players == 2 else []))
     head = cribbage.header(players, rng.randrange(players), **options)
     return head, cribbage.Driver(new_cribbage(head), rng, unread=rng.choice([0.0, 0.2]))
 

@@ -24,7 +24,7 @@ def header(players: int = 3, dealer: int = 0, chips: list[int] | None = None, **
                   tuple(chips or [20] * players))
 
 
-class FemkortTable(SimulatedTable):
+class FemkortTable(SimulatedTable[FemkortGame]):
     """Chooses legal events for `game` from the true cards: `choose()` then apply, or `step()` for both."""
 
     def __init__(self, game: FemkortGame, rng: random.Random, unread: float = 0.0, shorthand: float = 0.5,
@@ -34,7 +34,7 @@ class FemkortTable(SimulatedTable):
         self.redeal, self.time_up, self.new_hand = redeal, time_up, new_hand
         self.hands: list[list[Card]] = [[] for _ in range(game.state.players)]  # the truth, this deal
         self.short = False  # this deal gave a seat too few cards: the hand will have no winner
-        self.pending: list[dict[str, Any]] = []  # the rest of a deal being emitted
+        self.pending = []
 
     @property
     def dealing(self) -> bool:
@@ -44,7 +44,7 @@ class FemkortTable(SimulatedTable):
     def choose(self) -> Move | None:
         """The next legal event, or None when the match is over."""
         if self.pending:
-            return Move(self.pending[0], lambda: self.pending.pop(0))
+            return self._pending_move()
         state = self.game.state
         if state.phase is Phase.MATCH_OVER:
             return None

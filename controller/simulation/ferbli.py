@@ -80,21 +80,22 @@ def legal_event(game: FerbliGame, move: LegalMove, cards: PhysicalTable) -> Even
             for seat, _ in game.to_deal:
                 hands[seat].append(cards.draw(seat))
             return {"type": "deal", "hands": hands}
-        face_up = game.to_deal[0][1]  # FB-R24: the upcard and the fourth card of "all" are dealt face up
-        return {"type": "deal", "seat": move.seat, "card": cards.draw(move.seat), **({"up": True} if face_up else {})}
+        seat, face_up = game.to_deal[0]  # FB-R24: the upcard and the fourth card of "all" are dealt face up
+        return {"type": "deal", "seat": seat, "card": cards.draw(seat), **({"up": True} if face_up else {})}
     event: Event = {"type": move.type} if move.seat is None else {"type": move.type, "seat": move.seat}
+    seat = move.seat if move.seat is not None else -1  # the card moves below are all made by a seat
     if move.amounts is not None:
         event["amount"] = rng.randint(*move.amounts)
     if move.type == "buy":
-        event.update(option=move.option, discard=cards.discard(move.seat, move.discards or 0))
+        event.update(option=move.option, discard=cards.discard(seat, move.discards or 0))
     elif move.type == "expose":
-        event["cards"] = cards.name(rng.sample(cards.hands[move.seat], 2))
+        event["cards"] = cards.name(rng.sample(cards.hands[seat], 2))
     elif move.type == "reveal":
-        event["cards"] = cards.name(cards.hands[move.seat])
+        event["cards"] = cards.name(cards.hands[seat])
     return event
 
 
-class FerbliTable(SimulatedTable):
+class FerbliTable(SimulatedTable[FerbliGame]):
     """Chooses among `game.legal_moves()` (a misdeal only rarely) and plays it with the real cards."""
 
     def __init__(self, game: FerbliGame, rng: random.Random, unread: float = 0.15, shorthand: float = 0.3,
