@@ -1,4 +1,5 @@
-"""Vision speed: our pipeline vs a plain contour + template-matching baseline, same frames, same run.
+"""Vision speed: our pipeline (CNN, and the previous numpy MLP) vs a plain contour + template-matching
+baseline, same frames, same run.
 
     python bench/vision_speed.py [--frames 20] [--cards 8]
 
@@ -18,6 +19,8 @@ import numpy as np
 
 from vision.calibration import Calibration, default_zones
 from vision.detect import Detector
+from vision.model import MLP_MODEL, CardModel
+from vision.recognize import Recognizer
 from vision.recognize import UNKNOWN
 from vision.synthetic import FACE_H, FACE_W, SceneStyle, _faces, random_layout, render
 from vision.tracking import TableTracker
@@ -105,8 +108,8 @@ def main() -> None:
     truths = [{c.card for c in s} for s in scenes]
     card_h = style.card_width * FACE_H / FACE_W
     cal = Calibration(style.size, style.card_width, card_h, (0, 0, 0), 1.0, default_zones(style.size))
-    ours = Detector(calibration=None)
-    ours.recognizer.glyph_px = cal.glyph_px()
+    ours = Detector(Recognizer(glyph_px=cal.glyph_px()))
+    mlp = Detector(Recognizer(CardModel.load(MLP_MODEL), glyph_px=cal.glyph_px()))
     base = TemplateBaseline()
 
     def run(read: object) -> tuple[float, int, int]:
@@ -122,6 +125,7 @@ def main() -> None:
     run(lambda f: [c.card for c in ours.detect(f).cards])  # warm-up
     total = sum(len(t) for t in truths)
     ms_ours, r_ours, w_ours = run(lambda f: [c.card for c in ours.detect(f).cards if c.card != UNKNOWN])
+    ms_mlp, r_mlp, w_mlp = run(lambda f: [c.card for c in mlp.detect(f).cards if c.card != UNKNOWN])
     ms_base, r_base, w_base = run(lambda f: base.read(f, style.card_width * card_h))
 
     tracker = TableTracker(lambda f: ours.detect(f), cal.zones)
@@ -135,7 +139,8 @@ def main() -> None:
 
     print(f"{args.frames} synthetic 1280x720 frames, {args.cards} cards each ({total} cards), 1 thread")
     print(f"{'pipeline':<28}{'ms/frame':>10}{'right':>8}{'wrong':>8}")
-    print(f"{'ours (index MLP)':<28}{ms_ours:>10.1f}{r_ours:>8}{w_ours:>8}")
+    print(f"{'ours (index CNN)':<28}{ms_ours:>10.1f}{r_ours:>8}{w_ours:>8}")
+    print(f"{'ours, previous (index MLP)':<28}{ms_mlp:>10.1f}{r_mlp:>8}{w_mlp:>8}")
     print(f"{'baseline (contour+template)':<28}{ms_base:>10.1f}{r_base:>8}{w_base:>8}")
     print(f"ratio ours/baseline time: {ms_ours / ms_base:.2f}x")
     print(f"unchanged frame (tracker idle): {statistics.median(idle):.3f} ms median, {max(idle):.3f} ms max")

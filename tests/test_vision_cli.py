@@ -65,6 +65,8 @@ def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path
     code, out, err = run(capsys, "enroll", str(photos), "--out", str(tmp_path / "deck.npz"))
     assert code == 0 and "enrolling [" in err and "4/4" in err
     assert len(CardModel.load(tmp_path / "deck.npz").members) >= 1
+    code, _, err = run(capsys, "enroll", str(photos), "--model", "vision/models/generic.onnx")
+    assert code == 2 and "enrolment fine-tunes a numpy .npz model" in err
     (photos / "XX.png").write_bytes(b"")
     code, _, err = run(capsys, "enroll", str(photos))
     assert code == 2 and "not a card name" in err

@@ -10,7 +10,9 @@ import pytest
 from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
-from vision.model import CardModel
+from vision.glyphs import (IndexCandidate, find_blobs, ink_image, ink_mask, paper_integral, paper_regions, propose,
+                           propose_indices)
+from vision.model import CardModel, load_model
 from vision.recognize import UNKNOWN, Recognizer
 from vision.sources import load_image
 from vision.synthetic import PlacedCard, SceneStyle, random_layout, render
@@ -87,6 +89,10 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> N
     bad.write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot load card model"):
         CardModel.load(bad)
+    bad_cnn = tmp_path / "model.onnx"
+    bad_cnn.write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="cannot load card model"):
+        load_model(bad_cnn)
     (tmp_path / "cal.json").write_text('{"frame_size": [1, 1]}')
     with pytest.raises(ValueError, match="bad calibration"):
         Calibration.load(tmp_path / "cal.json")
@@ -94,3 +100,18 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> N
     with pytest.raises(ValueError, match="no card"):
         calibrate(blank, blank)
     assert recognizer.read(np.full((40, 60), 200, np.uint8)) == []  # grey, featureless: nothing, no crash
+
+
+def test_paper_regions_propose_the_same_candidates() -> None:
+    """The speed-up (ink mask and blobs only around card paper found at 1/4 size) loses no candidate."""
+    style = SceneStyle()
+    img, _ = render(random_layout(8, style, seed=2), style, seed=2)
+    ink = ink_image(img)
+    glyph_px = (10.0, 32.0)
+    assert paper_regions(ink, 32) is not None  # separated cards on a dark table: regions are used
+    whole = propose(find_blobs(ink_mask(ink, int(32 * 0.8)), 4.0, 41.6, paper_integral(ink)))
+    fast = propose_indices(img, glyph_px, ink)
+
+    def key(c: IndexCandidate) -> tuple[int, int, int, int]:
+        return round(c.rank.cx), round(c.rank.cy), round(c.suit.cx), round(c.suit.cy)
+    assert len(fast) > 20 and sorted(map(key, fast)) == sorted(map(key, whole))

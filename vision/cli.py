@@ -12,7 +12,7 @@ import cv2
 from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
-from vision.model import DEFAULT_MODEL, CardModel
+from vision.model import DEFAULT_MODEL, MLP_MODEL, CardModel, load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
 
@@ -28,10 +28,12 @@ def progress_bar(label: str) -> Any:
 
 
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
-    model = CardModel.load(args.model)
+    model = load_model(args.model)
     if getattr(args, "enroll", None):
         from vision.enroll import enroll
-        model = enroll(model, Path(args.enroll), progress_bar("enrolling"))
+        # enrolment fine-tunes the numpy MLP; with the (default) CNN its base is the shipped MLP
+        base = model if isinstance(model, CardModel) else CardModel.load(MLP_MODEL)
+        model = enroll(base, Path(args.enroll), progress_bar("enrolling"))
     return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None)
 
 
@@ -102,6 +104,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_enroll(args: argparse.Namespace) -> int:
     from vision.enroll import enroll
+    if Path(args.model).suffix != ".npz":
+        raise ValueError(f"enrolment fine-tunes a numpy .npz model, not {args.model} (default: {MLP_MODEL})")
     model = enroll(CardModel.load(args.model), Path(args.photos), progress_bar("enrolling"))
     model.save(Path(args.out))
     print(f"enrolled model -> {args.out} (use it with --model {args.out})")
@@ -124,7 +128,8 @@ def register(subparsers: Any) -> None:
     sub = vision.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
 
     def common(p: argparse.ArgumentParser, enroll: bool = False) -> None:
-        p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="model .npz (default: generic)")
+        p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
+                       help="model: .onnx CNN (default: generic) or .npz MLP (enrolled)")
         p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -152,6 +157,6 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("enroll", help="learn this table's deck from photos of each card")
     p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
-    p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="base model")
+    p.add_argument("--model", type=Path, default=MLP_MODEL, help="base model .npz (default: generic MLP)")
     p.add_argument("--out", default="enrolled.npz")
     p.set_defaults(func=_guard(cmd_enroll))

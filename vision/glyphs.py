@@ -71,16 +71,20 @@ def ink_image(bgr: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-def ink_mask(ink: np.ndarray, window: int) -> np.ndarray:
+def ink_mask(ink: np.ndarray, window: int, paper_level: float | None = None) -> np.ndarray:
     """Ink = darker than 0.72 x the brightest paper nearby (local max over `window` px), or darker than
     the local mean by a margin.
 
     The paper-relative test keeps faint red glyphs near a card edge, where a dark table drags the
-    local mean down; the mean test keeps glyphs under glare and in grey photos.
+    local mean down; the mean test keeps glyphs under glare and in grey photos. 'Paper nearby' is an
+    Otsu split of the local max, or `paper_level` (the whole frame's split, when `ink` is a crop of it).
     """
     k = max(3, window | 1)
     paper = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    _, bright = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if paper_level is None:
+        _, bright = cv2.threshold(paper, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    else:
+        _, bright = cv2.threshold(paper, paper_level, 255, cv2.THRESH_BINARY)
     dark = cv2.compare(ink.astype(np.uint16) * 25, paper.astype(np.uint16) * 18, cv2.CMP_LT)  # ink < 0.72 paper
     mean = cv2.adaptiveThreshold(ink, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 2 * k + 1, 18)
     return cv2.bitwise_or(cv2.bitwise_and(dark, bright), mean)
@@ -157,7 +161,7 @@ def propose(blobs: list[Blob], max_candidates: int = 4000) -> list[IndexCandidat
     return out[:max_candidates]
 
 
-def _affine(c: IndexCandidate, size: tuple[int, int], extent: tuple[float, float, float, float]) -> np.ndarray:
+def affine_to_image(c: IndexCandidate, size: tuple[int, int], extent: tuple[float, float, float, float]) -> np.ndarray:
     """Matrix mapping patch pixels to image pixels for the index frame region
     x0..x1 (card-right) by y0..y1 (card-down), in units of L around the index centre."""
     ux, uy = c.up
@@ -183,9 +187,9 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
     rgb = np.zeros((n, PATCH_H, PATCH_W, 3), np.float32)
     flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
     for i, c in enumerate(cands):
-        m = _affine(c, (PATCH_W, PATCH_H), _INDEX_EXTENT)
+        m = affine_to_image(c, (PATCH_W, PATCH_H), _INDEX_EXTENT)
         raw[i] = cv2.warpAffine(ink, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-        ctx[i] = cv2.warpAffine(ink, _affine(c, (CTX_W, CTX_H), _CONTEXT_EXTENT), (CTX_W, CTX_H), flags=flags,
+        ctx[i] = cv2.warpAffine(ink, affine_to_image(c, (CTX_W, CTX_H), _CONTEXT_EXTENT), (CTX_W, CTX_H), flags=flags,
                                 borderMode=cv2.BORDER_REPLICATE)
         if bgr.ndim == 3:
             rgb[i] = cv2.warpAffine(bgr, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
@@ -196,15 +200,19 @@ def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -
     span = np.maximum(hi - lo, 12.0)
     patches = np.clip((hi - flat) / span, 0, 1)  # ink = 1, paper = 0
     context = np.clip((hi - ctx.reshape(n, -1)) / span, -1, 1)  # darker than the paper > 0
-    colour = np.zeros((n, 2), np.float32)
-    if bgr.ndim == 3:
-        inked = (patches > 0.5).astype(np.float32)
-        cnt = np.maximum(inked.sum(1), 1)
-        q = rgb.reshape(n, -1, 3)
-        b, g, r = q[..., 0], q[..., 1], q[..., 2]
-        colour[:, 0] = ((r - np.maximum(g, b)) * inked).sum(1) / cnt / 64.0
-        colour[:, 1] = ((np.abs(r - g) + np.abs(g - b)) * inked).sum(1) / cnt / 64.0  # 0 on grey images
+    colour = ink_colour(rgb.reshape(n, -1, 3), patches > 0.5) if bgr.ndim == 3 else np.zeros((n, 2), np.float32)
     return np.hstack([patches, context]), colour
+
+
+def ink_colour(bgr: np.ndarray, inked: np.ndarray) -> np.ndarray:
+    """(N, P, 3) patch pixels and (N, P) ink mask -> (N, 2): mean redness and chroma of the ink
+    (chroma ~0 on grey images)."""
+    w = inked.astype(np.float32)
+    cnt = np.maximum(w.sum(1), 1)
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    red = ((r - np.maximum(g, b)) * w).sum(1) / cnt / 64.0
+    chroma = ((np.abs(r - g) + np.abs(g - b)) * w).sum(1) / cnt / 64.0
+    return np.stack([red, chroma], axis=1).astype(np.float32)
 
 
 def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
@@ -217,8 +225,86 @@ def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = Non
     if bgr is None or bgr.size == 0:
         raise ValueError("empty frame")
     ink = ink_image(bgr) if ink is None else ink
-    lo, hi = glyph_px or (7.0, max(ink.shape[:2]) / 10)
-    mask = ink_mask(ink, int(hi * 0.8))
-    cands = propose(find_blobs(mask, lo * 0.4, hi * 1.3, paper_integral(ink)))
+    cands = propose_indices(bgr, glyph_px, ink)
     patches, colour = cut_patches(bgr, ink, cands)
     return cands, patches, colour
+
+
+def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
+                    ) -> list[IndexCandidate]:
+    """The index candidates of a frame (see index_candidates), without cutting patches."""
+    if bgr is None or bgr.size == 0:
+        raise ValueError("empty frame")
+    ink = ink_image(bgr) if ink is None else ink
+    lo, hi = glyph_px or (7.0, max(ink.shape[:2]) / 10)
+    window = int(hi * 0.8)
+    paper = paper_integral(ink)
+    regions = paper_regions(ink, margin=int(hi))
+    if regions is None:
+        return propose(find_blobs(ink_mask(ink, window), lo * 0.4, hi * 1.3, paper))
+    level = _paper_level(ink, window)
+    blobs: list[Blob] = []
+    for x0, y0, x1, y1 in regions:
+        mask = ink_mask(ink[y0:y1, x0:x1], window, level)
+        blobs += [_shifted(b, x0, y0) for b in find_blobs(mask, lo * 0.4, hi * 1.3, paper[y0:y1 + 1, x0:x1 + 1])]
+    return propose(blobs)
+
+
+# Card paper is looked for at this fraction of the frame's resolution (speed: the ink mask and the
+# connected components, the costly steps, then run only around the cards).
+_REGION_SCALE = 4
+# Above this share of the frame, regions save nothing: process the whole frame.
+_REGION_MAX_SHARE = 0.6
+
+
+def paper_regions(ink: np.ndarray, margin: int) -> list[tuple[int, int, int, int]] | None:
+    """Disjoint boxes (x0, y0, x1, y1) around the bright paper blobs of the frame, padded by `margin`
+    px, found on a 1/4-size copy; None when they would cover most of the frame anyway."""
+    h, w = ink.shape
+    s = _REGION_SCALE
+    if h < 8 * s or w < 8 * s:
+        return None
+    small = cv2.resize(ink, (w // s, h // s), interpolation=cv2.INTER_AREA)
+    _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    pad = margin / s
+    boxes = [[max(0, int((x - pad) * s)), max(0, int((y - pad) * s)), min(w, int((x + bw + pad + 1) * s)),
+              min(h, int((y + bh + pad + 1) * s))] for x, y, bw, bh, area in stats[1:] if area >= 4]
+    merged = _merge_boxes(boxes)
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in merged) > _REGION_MAX_SHARE * h * w:
+        return None
+    return [tuple(b) for b in merged]  # type: ignore[misc]
+
+
+def _merge_boxes(boxes: list[list[int]]) -> list[list[int]]:
+    """Union overlapping boxes until none overlap (a blob is then found in exactly one box)."""
+    boxes = [b[:] for b in boxes]
+    changed = True
+    while changed:
+        changed = False
+        out: list[list[int]] = []
+        for b in boxes:
+            for o in out:
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    o[:] = [min(o[0], b[0]), min(o[1], b[1]), max(o[2], b[2]), max(o[3], b[3])]
+                    changed = True
+                    break
+            else:
+                out.append(b)
+        boxes = out
+    return boxes
+
+
+def _paper_level(ink: np.ndarray, window: int) -> float:
+    """The whole frame's Otsu split of the local-max ink image (as ink_mask computes it), estimated on
+    a 1/4-size copy."""
+    s = _REGION_SCALE
+    small = cv2.resize(ink, (ink.shape[1] // s, ink.shape[0] // s), interpolation=cv2.INTER_AREA)
+    k = max(3, (window // s) | 1)
+    level, _ = cv2.threshold(cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))), 0, 255,
+                             cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return float(level)
+
+
+def _shifted(b: Blob, dx: int, dy: int) -> Blob:
+    return Blob(b.cx + dx, b.cy + dy, b.x + dx, b.y + dy, b.w, b.h, b.area, b.axis)

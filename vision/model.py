@@ -6,14 +6,38 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
+
+from vision.features import features
+from vision.glyphs import IndexCandidate, cut_patches
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JUNK_RANK = len(RANKS)
 JUNK_SUIT = len(SUITS)
-DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.npz"
+MLP_MODEL = Path(__file__).with_name("models") / "generic.npz"
+DEFAULT_MODEL = MLP_MODEL  # switched to generic.onnx once trained
+
+
+class IndexModel(Protocol):
+    """What the recognizer needs of a classifier: its threshold and per-candidate probabilities."""
+
+    threshold: float
+
+    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) (see glyphs.ink_colour)."""
+        ...
+
+
+def load_model(path: Path = DEFAULT_MODEL) -> IndexModel:
+    """A shipped or enrolled model: .onnx (CNN, the default) or .npz (numpy MLP, enrolment's base)."""
+    if Path(path).suffix == ".onnx":
+        from vision.cnn import CnnModel
+        return CnnModel(Path(path))
+    return CardModel.load(Path(path))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -78,13 +102,19 @@ class CardModel:
         preds = [m.predict(x) for m in self.members]
         return np.mean([p[0] for p in preds], axis=0), np.mean([p[1] for p in preds], axis=0)
 
+    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        patches, colour = cut_patches(frame, ink, cands)
+        pr, ps = self.predict(features(patches, colour))
+        return pr, ps, colour
+
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"m{i}_{k}": getattr(m, k) for i, m in enumerate(self.members) for k in _ARRAYS}
         np.savez_compressed(path, threshold=np.float32(self.threshold), **arrays)
 
     @classmethod
-    def load(cls, path: Path = DEFAULT_MODEL) -> "CardModel":
+    def load(cls, path: Path = MLP_MODEL) -> "CardModel":
         try:
             with np.load(path) as z:
                 count = len({k.split("_")[0] for k in z.files if k.startswith("m")})

@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image
-from vision.features import features
-from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
+from vision.glyphs import Blob, IndexCandidate, ink_image, propose_indices
+from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 
 UNKNOWN = "unknown"
 # Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
@@ -90,16 +89,16 @@ def _card_centre(c: IndexCandidate) -> np.ndarray:
 class Recognizer:
     """Generic or enrolled recognizer: the only difference is which model file it loads."""
 
-    def __init__(self, model: CardModel | None = None, threshold: float | None = None,
+    def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
                  glyph_px: tuple[float, float] | None = None) -> None:
-        self.model = model or CardModel.load(DEFAULT_MODEL)
+        self.model = model or load_model(DEFAULT_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         ink = ink_image(frame)
-        cands, patches, colour = index_candidates(frame, self.glyph_px, ink)
-        pr, ps = self.model.predict(features(patches, colour))
+        cands = propose_indices(frame, self.glyph_px, ink)
+        pr, ps, colour = self.model.score(frame, ink, cands)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
@@ -117,8 +116,7 @@ class Recognizer:
         if not cands:
             return np.zeros(0)
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
-        patches, colour = cut_patches(frame, ink, shifted)
-        pr, ps = self.model.predict(features(patches, colour))
+        pr, ps, _ = self.model.score(frame, ink, shifted)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]

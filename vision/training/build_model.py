@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.evaluate import evaluate, read_manifest
-from vision.model import DEFAULT_MODEL, JUNK_RANK, CardModel
+from vision.model import JUNK_RANK, MLP_MODEL, CardModel, IndexModel
 from vision.recognize import Recognizer
 from vision.training.samples import (SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of,
                                      synthetic_scenes, to_pixels)
@@ -25,6 +25,7 @@ from vision.training.train import fit_new
 def collect(root: Path, split: str, seed: int = 0, model: CardModel | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
+    junk_score = None if model is None else (lambda f: sum(p[:, -1] for p in model.predict(f)))
     rb = root / "ammememe_roboflow"
     boxes = read_roboflow_boxes(rb)
     hits = total = 0
@@ -32,13 +33,13 @@ def collect(root: Path, split: str, seed: int = 0, model: CardModel | None = Non
         if split_of(rel) != split:
             continue
         img = load_frame(rb / rel)
-        hits += label_candidates(img, [to_pixels(b, img.shape) for b in bxs], out, rng, model=model)
+        hits += label_candidates(img, [to_pixels(b, img.shape) for b in bxs], out, rng, junk_score=junk_score)
         total += len(bxs)
     print(f"{split}: {hits}/{total} labelled boxes matched a candidate, {len(out.x)} samples", file=sys.stderr)
     return out
 
 
-def pick_threshold(model: CardModel, root: Path, target: float = 0.995,
+def pick_threshold(model: IndexModel, root: Path, target: float = 0.995,
                    grid: tuple[float, ...] = (0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)) -> float:
     """Lowest threshold whose whole-pipeline card precision on the 'val' photos reaches `target`."""
     folder = root / "ammememe_roboflow"
@@ -62,7 +63,7 @@ def _fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, members: int, epochs: in
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("root", type=Path)
-    ap.add_argument("--out", type=Path, default=DEFAULT_MODEL)
+    ap.add_argument("--out", type=Path, default=MLP_MODEL)
     ap.add_argument("--epochs", type=int, default=25)
     ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
     ap.add_argument("--members", type=int, default=3, help="ensemble size")

@@ -8,15 +8,25 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, cut_patches, index_candidates, ink_image, ink_mask
+from vision.glyphs import Blob, IndexCandidate, cut_patches, ink_image, ink_mask, propose_indices
 from vision.features import features
-from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+
+# Candidates of one frame -> one classifier input row each (MLP features or CNN patches).
+Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
+# Encoded rows -> how junk-like each one is (low = hard negative).
+JunkScore = Callable[[np.ndarray], np.ndarray]
+
+
+def mlp_encoder(img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+    return features(*cut_patches(img, ink_image(img), cands))
 
 
 def split_of(path: str) -> str:
@@ -60,20 +70,31 @@ def _fill(blob: Blob, mask: np.ndarray) -> float:
     return float(np.count_nonzero(sub)) / hull
 
 
-def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float) -> IndexCandidate:
+def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg: float = 0.0,
+            scale: float = 0.0) -> IndexCandidate:
+    """Glyph centres moved by N(0, amount L) each; with turn/scale, the pair is also rotated by up to
+    +-turn_deg and scaled by up to +-scale about its centre (the patch rotates and zooms with it)."""
+    a = np.radians(rng.uniform(-turn_deg, turn_deg))
+    k = 1 + rng.uniform(-scale, scale)
+    cos, sin = k * np.cos(a), k * np.sin(a)
+    cx, cy = c.centre
+
     def move(b: Blob) -> Blob:
         dx, dy = rng.normal(0, amount * c.length, 2)
-        return Blob(b.cx + dx, b.cy + dy, b.x, b.y, b.w, b.h, b.area)
+        x, y = b.cx - cx, b.cy - cy
+        return Blob(cx + cos * x - sin * y + dx, cy + sin * x + cos * y + dy, b.x, b.y, b.w, b.h, b.area)
     return IndexCandidate(move(c.rank), move(c.suit))
 
 
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60,
-                     model: CardModel | None = None) -> int:
-    """Add positives (one per box) and junk samples for one frame; returns the number of positives.
+                     junk_score: JunkScore | None = None, encode: Encoder = mlp_encoder,
+                     turn_deg: float = 0.0, scale: float = 0.0) -> int:
+    """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
+    returns the number of positives.
 
-    With a `model`, the junk samples are the candidates it finds most card-like (hard negatives)."""
-    cands, feats, _ = _features(img)
+    With `junk_score`, half the junk samples are the candidates it finds most card-like (hard negatives)."""
+    cands = propose_indices(img)
     if not cands:
         return 0
     mask = _mask_for(img)
@@ -98,26 +119,21 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         if _fill(c.rank, mask) > _fill(c.suit, mask):
             c = IndexCandidate(c.suit, c.rank)  # the solid glyph is the suit: flip
         r, s = RANKS.index(rank), SUITS.index(suit)
-        pos = [c] + [_jitter(c, rng, 0.06) for _ in range(jitters)]
+        pos = [c] + [_jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
-        f = features(*cut_patches(img, ink_image(img), pos + flipped))
+        f = encode(img, pos + flipped)
         for row in f[:-1]:
             out.add(row, r, s)
         out.add(f[-1], JUNK_RANK, JUNK_SUIT)
         found += 1
     far = np.flatnonzero(~near_box)
-    if model is not None and len(far):
-        pr, ps = model.predict(feats[far])
-        hard = far[np.argsort(pr[:, JUNK_RANK] + ps[:, JUNK_SUIT])[:neg_per_image // 2]]
+    if junk_score is not None and len(far):
+        hard = far[np.argsort(junk_score(encode(img, [cands[i] for i in far])))[:neg_per_image // 2]]
         far = np.concatenate([hard, rng.permutation(np.setdiff1d(far, hard))[:neg_per_image // 2]])
-    for i in rng.permutation(far)[:neg_per_image]:
-        out.add(feats[i], JUNK_RANK, JUNK_SUIT)
+    far = rng.permutation(far)[:neg_per_image]
+    for row in (encode(img, [cands[i] for i in far]) if len(far) else []):
+        out.add(row, JUNK_RANK, JUNK_SUIT)
     return found
-
-
-def _features(img: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray]:
-    cands, patches, colour = index_candidates(img)
-    return cands, features(patches, colour), colour
 
 
 def _mask_for(img: np.ndarray) -> np.ndarray:
@@ -148,7 +164,8 @@ def to_pixels(box: tuple[str, str, float, float, float, float], shape: tuple[int
 _FACE_INDEX_BOXES = (((4, 16), (38, 102)), ((218, 282), (252, 368)))
 
 
-def synthetic_scenes(count: int, out: SampleSet, seed: int = 0) -> int:
+def synthetic_scenes(count: int, out: SampleSet, seed: int = 0, encode: Encoder = mlp_encoder,
+                     jitters: int = 4, turn_deg: float = 0.0, scale: float = 0.0) -> int:
     """Rendered table scenes with random table colour, scale, light and blur; exact index boxes."""
     from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render
 
@@ -171,5 +188,6 @@ def synthetic_scenes(count: int, out: SampleSet, seed: int = 0) -> int:
             for (x0, y0), (x1, y1) in _FACE_INDEX_BOXES:
                 pts = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), M)[0]
                 boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
-        found += label_candidates(img, boxes, out, rng, neg_per_image=30)
+        found += label_candidates(img, boxes, out, rng, jitters=jitters, neg_per_image=30, encode=encode,
+                                  turn_deg=turn_deg, scale=scale)
     return found

@@ -1,0 +1,86 @@
+"""The corner-index CNN at run time: one upright colour patch per candidate, one batched forward pass
+through OpenCV's DNN module (the .onnx is trained offline with PyTorch, see vision/training/cnn.py; the
+runtime needs no torch).
+
+The patch covers the index and the card corner next to it (the corner's two paper edges are what tells a
+real index from a pair of pips in the middle of a card).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import IndexCandidate, affine_to_image, ink_colour
+
+CNN_W, CNN_H = 20, 32
+# Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
+# (-0.52, -1.5), so the patch shows ~0.5 L of table beyond both corner edges.
+CNN_EXTENT = (-1.0, 1.0, -1.8, 1.4)
+# The part of the patch holding the index glyphs (x -0.625..0.625 L, y -1.15..1.15 L): the ink colour
+# is measured there only, not on the table beyond the card's corner.
+_INDEX = (slice(round((-1.15 + 1.8) / 3.2 * CNN_H), round((1.15 + 1.8) / 3.2 * CNN_H)),
+          slice(round((-0.625 + 1.0) / 2.0 * CNN_W), round((0.625 + 1.0) / 2.0 * CNN_W)))
+DEFAULT_CNN = Path(__file__).with_name("models") / "generic.onnx"
+
+
+def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 3, CNN_H, CNN_W) network input (BGR over the patch's bright paper level, minus 0.5) and the
+    (N, 2) ink colour (redness, chroma) of the index glyphs."""
+    n = len(cands)
+    if n == 0:
+        return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros((0, 2), np.float32)
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    raw = np.empty((n, CNN_H, CNN_W, 3), np.uint8)
+    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+    for i, c in enumerate(cands):
+        cv2.warpAffine(bgr, affine_to_image(c, (CNN_W, CNN_H), CNN_EXTENT), (CNN_W, CNN_H), dst=raw[i], flags=flags,
+                       borderMode=cv2.BORDER_REPLICATE)
+    ink = raw.min(axis=3)
+    k = CNN_W * CNN_H // 20
+    levels = np.partition(ink.reshape(n, -1), (k, CNN_W * CNN_H - k - 1), axis=1)  # 5th and 95th percentile
+    lo = levels[:, k].astype(np.float32)
+    hi = np.maximum(levels[:, -k - 1].astype(np.float32), 12.0)
+    x = raw.transpose(0, 3, 1, 2).astype(np.float32, order="C")
+    x *= (1.0 / hi)[:, None, None, None]
+    x -= 0.5
+    index = raw[:, _INDEX[0], _INDEX[1]]
+    inked = ink[:, _INDEX[0], _INDEX[1]] < ((lo + hi) / 2)[:, None, None]
+    colour = ink_colour(index.reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
+    return x, colour
+
+
+class CnnModel:
+    """ONNX two-headed index CNN (rank + junk, suit + junk) and its val-calibrated threshold (sidecar
+    JSON next to the .onnx)."""
+
+    def __init__(self, path: Path = DEFAULT_CNN) -> None:
+        meta = path.with_suffix(".json")
+        try:
+            self.net = cv2.dnn.readNetFromONNX(str(path))
+            self.threshold = float(json.loads(meta.read_text())["threshold"])
+        except (cv2.error, OSError, KeyError, ValueError, TypeError) as exc:
+            raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        self.path = path
+
+    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) of every candidate."""
+        x, colour = cut_cnn_patches(frame, cands)
+        return (*self.forward(x), colour)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 3, CNN_H, CNN_W) patches -> rank (N, 14) and suit (N, 5) probabilities, one batched pass."""
+        if not len(x):
+            return np.zeros((0, 14)), np.zeros((0, 5))
+        self.net.setInput(x)
+        rank, suit = self.net.forward(["rank", "suit"])
+        return _softmax(rank), _softmax(suit)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

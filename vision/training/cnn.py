@@ -1,0 +1,182 @@
+"""Train the corner-index CNN with PyTorch on the CPU and export it to ONNX (run time: cv2.dnn, no torch).
+
+    pip install -e '.[train]'
+    python -m vision.training.cnn DATA_ROOT [--out vision/models/generic.onnx]
+
+Training data: the 'train' split of ammememe_roboflow (by file-name hash) in several photometric variants
+(blur, noise, JPEG, grey, brightness/contrast, colour cast, down-and-up scaling) with rotated, scaled and
+shifted cuts of every labelled index, plus rendered scenes of the shipped faces. A second round adds the
+first net's most index-like false candidates as junk. 'val' picks the threshold (whole pipeline,
+precision >= 99.5 %); 'test' and edje_pinochle are never touched here.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from vision.cnn import CNN_H, CNN_W, DEFAULT_CNN, CnnModel, cut_cnn_patches
+from vision.glyphs import IndexCandidate
+from vision.model import JUNK_RANK, JUNK_SUIT
+from vision.training.build_model import pick_threshold
+from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
+                                     split_of, synthetic_scenes, to_pixels)
+
+TURN_DEG, SCALE = 10.0, 0.12
+
+
+def cnn_encoder(img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+    """Flattened float16 CNN patches (memory: a training set holds ~10^5 of them)."""
+    x, _ = cut_cnn_patches(img, cands)
+    return x.reshape(len(x), -1).astype(np.float16)
+
+
+def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One photometric variant of a training photo."""
+    out = img.astype(np.float32)
+    out = out * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)  # contrast, brightness
+    out *= rng.uniform(0.85, 1.15, 3)  # white balance
+    if rng.random() < 0.25:
+        out[:] = out.mean(axis=2, keepdims=True)  # grey camera
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.6))
+    out += rng.normal(0, rng.uniform(1, 8), out.shape)
+    img = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:  # low resolution: down and back up
+        h, w = img.shape[:2]
+        f = rng.uniform(0.55, 0.9)
+        small = cv2.resize(img, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
+        img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.6:
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return img
+
+
+def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None) -> SampleSet:
+    rng = np.random.default_rng(seed)
+    out = SampleSet()
+    rb = root / "ammememe_roboflow"
+    items = [(rel, bxs) for rel, bxs in sorted(read_roboflow_boxes(rb).items()) if split_of(rel) == "train"]
+    for n, (rel, bxs) in enumerate(items):
+        img = load_frame(rb / rel)
+        boxes = [to_pixels(b, img.shape) for b in bxs]
+        for v in range(variants):
+            label_candidates(img if v == 0 else augment(img, rng), boxes, out, rng, jitters=3, neg_per_image=40,
+                             junk_score=junk_score, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
+        print(f"train photos {n + 1}/{len(items)}, {len(out.x)} samples", file=sys.stderr, end="\r")
+    print(file=sys.stderr)
+    return out
+
+
+class IndexNet(nn.Module):
+    """Three conv blocks and a shared hidden layer; rank head (13 + junk) and suit head (4 + junk)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(3, 12, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(12, 24, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(24, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(32 * (CNN_H // 8) * (CNN_W // 8), 96), nn.ReLU(), nn.Dropout(0.2))
+        self.rank = nn.Linear(96, JUNK_RANK + 1)
+        self.suit = nn.Linear(96, JUNK_SUIT + 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.body(x)
+        return self.rank(h), self.suit(h)
+
+
+def fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int = 0) -> IndexNet:
+    torch.manual_seed(seed)
+    net = IndexNet()
+    xt = torch.from_numpy(x)
+    rt, st = torch.from_numpy(yr), torch.from_numpy(ys)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * ((len(x) + 255) // 256)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss()
+    net.train()
+    for epoch in range(epochs):
+        order = torch.randperm(len(x))
+        total = 0.0
+        for start in range(0, len(x), 256):
+            sel = order[start:start + 256]
+            xb = xt[sel].float().view(-1, 3, CNN_H, CNN_W)
+            # cheap per-patch photometric noise on top of the per-photo variants
+            xb = (xb + 0.5) * torch.empty(len(sel), 1, 1, 1).uniform_(0.8, 1.15) - 0.5
+            xb = xb + 0.03 * torch.randn_like(xb)
+            lr, ls = net(xb)
+            loss = loss_fn(lr, rt[sel]) + loss_fn(ls, st[sel])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(sel)
+        print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f}", file=sys.stderr)
+    return net.eval()
+
+
+def junk_scorer(net: IndexNet | CnnModel) -> JunkScore:
+    """How junk-like encoded rows look to a net being trained or an exported one (hard-negative mining)."""
+    def score(rows: np.ndarray) -> np.ndarray:
+        x = rows.astype(np.float32).reshape(-1, 3, CNN_H, CNN_W)
+        if isinstance(net, CnnModel):
+            pr, ps = net.forward(x)
+        else:
+            with torch.no_grad():
+                lr, ls = net(torch.from_numpy(x))
+            pr, ps = lr.softmax(1).numpy(), ls.softmax(1).numpy()
+        return pr[:, JUNK_RANK] + ps[:, JUNK_SUIT]
+    return score
+
+
+def export(net: IndexNet, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, (torch.zeros(2, 3, CNN_H, CNN_W),), str(path), input_names=["patch"],
+                      output_names=["rank", "suit"], dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
+                      opset_version=13, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--out", type=Path, default=DEFAULT_CNN)
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--variants", type=int, default=3, help="photometric variants per training photo")
+    ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
+    ap.add_argument("--rounds", type=int, default=2, help="rounds 2+ add the previous net's hard negatives")
+    ap.add_argument("--miner", type=Path, help="an exported .onnx whose hard negatives round 1 adds already")
+    args = ap.parse_args(argv)
+    threads = torch.get_num_threads()
+    cv2.setNumThreads(1)  # the miner's cv2.dnn passes are small; don't fight torch's threads ...
+    torch.set_num_threads(threads)  # ... and keep all of them for torch (they may share one OpenMP pool)
+    synthetic = SampleSet()
+    synthetic_scenes(args.synthetic, synthetic, encode=cnn_encoder, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
+    sx, sr, ss = synthetic.arrays()
+    net: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
+    for rnd in range(args.rounds):
+        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None).arrays()
+        x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
+        print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
+        net = fit(x, yr, ys, args.epochs, seed=rnd)
+    assert isinstance(net, IndexNet)
+    export(net, args.out)
+    meta = args.out.with_suffix(".json")
+    meta.write_text(json.dumps({"threshold": 0.99}))
+    model = CnnModel(args.out)
+    threshold = pick_threshold(model, args.root, grid=(0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999))
+    meta.write_text(json.dumps({"threshold": threshold, "input": [3, CNN_H, CNN_W],
+                                "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"}, indent=1) + "\n")
+    print(f"saved {args.out} (threshold {threshold})", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
