@@ -18,7 +18,7 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JUNK_RANK = len(RANKS)
 JUNK_SUIT = len(SUITS)
 MLP_MODEL = Path(__file__).with_name("models") / "generic.npz"
-DEFAULT_MODEL = MLP_MODEL  # switched to generic.onnx once trained
+DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.onnx"
 
 
 class IndexModel(Protocol):

@@ -76,10 +76,13 @@ def jittered(c: IndexCandidate, dx: float, dy: float) -> IndexCandidate:
 
 
 def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Could a and b be the two indices of one card (within a card diagonal, pointing apart)?"""
+    """Could a and b be the two indices of one card (within a card diagonal, pointing apart)? Exactly
+    antiparallel ones may be further apart: a stretched image (resized to a square by dataset tools, or
+    a steep camera) shortens L along the index but not the card, by up to ~1/3."""
     dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
     span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
-    return dot < 0.3 and span < 1.1 * np.hypot(CARD_W_L, CARD_H_L)
+    diagonal = np.hypot(CARD_W_L, CARD_H_L)
+    return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
 
 
 def _card_centre(c: IndexCandidate) -> np.ndarray:
