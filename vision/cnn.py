@@ -23,7 +23,7 @@ CNN_EXTENT = (-1.0, 1.0, -1.8, 1.4)
 # is measured there only, not on the table beyond the card's corner.
 _INDEX = (slice(round((-1.15 + 1.8) / 3.2 * CNN_H), round((1.15 + 1.8) / 3.2 * CNN_H)),
           slice(round((-0.625 + 1.0) / 2.0 * CNN_W), round((0.625 + 1.0) / 2.0 * CNN_W)))
-DEFAULT_CNN = Path(__file__).with_name("models") / "generic.onnx"
+DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
 
 
 def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
@@ -54,16 +54,25 @@ def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.nd
 
 
 class CnnModel:
-    """ONNX two-headed index CNN (rank + junk, suit + junk) and its val-calibrated threshold (sidecar
-    JSON next to the .onnx)."""
+    """An ensemble of ONNX two-headed index CNNs (rank + junk, suit + junk; probabilities averaged:
+    members disagree on what they have not learnt, which lowers confidence exactly there) and the
+    val-calibrated threshold.
+
+    `path` is a JSON manifest {"threshold": t, "members": ["a.onnx", ...]} (paths relative to it), or
+    one .onnx whose same-named .json holds the threshold.
+    """
 
     def __init__(self, path: Path = DEFAULT_CNN) -> None:
-        meta = path.with_suffix(".json")
+        path = Path(path)
         try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
-            self.threshold = float(json.loads(meta.read_text())["threshold"])
+            meta = json.loads(path.with_suffix(".json").read_text())
+            members = [path] if path.suffix == ".onnx" else [path.parent / m for m in meta["members"]]
+            self.threshold = float(meta["threshold"])
+            self.nets = [cv2.dnn.readNetFromONNX(str(m)) for m in members]
         except (cv2.error, OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        if not self.nets:
+            raise ValueError(f"cannot load card model {path}: no member network")
         self.path = path
 
     def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
@@ -73,12 +82,17 @@ class CnnModel:
         return (*self.forward(x), colour)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(N, 3, CNN_H, CNN_W) patches -> rank (N, 14) and suit (N, 5) probabilities, one batched pass."""
+        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities, one batched
+        pass per member."""
         if not len(x):
             return np.zeros((0, 14)), np.zeros((0, 5))
-        self.net.setInput(x)
-        rank, suit = self.net.forward(["rank", "suit"])
-        return _softmax(rank), _softmax(suit)
+        rank, suit = np.zeros((len(x), 14)), np.zeros((len(x), 5))
+        for net in self.nets:
+            net.setInput(x)
+            r, s = net.forward(["rank", "suit"])
+            rank += _softmax(r)
+            suit += _softmax(s)
+        return rank / len(self.nets), suit / len(self.nets)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

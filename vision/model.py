@@ -18,7 +18,7 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JUNK_RANK = len(RANKS)
 JUNK_SUIT = len(SUITS)
 MLP_MODEL = Path(__file__).with_name("models") / "generic.npz"
-DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.onnx"
+DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.json"  # the CNN ensemble (vision/cnn.py)
 
 
 class IndexModel(Protocol):
@@ -33,8 +33,9 @@ class IndexModel(Protocol):
 
 
 def load_model(path: Path = DEFAULT_MODEL) -> IndexModel:
-    """A shipped or enrolled model: .onnx (CNN, the default) or .npz (numpy MLP, enrolment's base)."""
-    if Path(path).suffix == ".onnx":
+    """A shipped or enrolled model: CNN ensemble manifest .json (the default) or one .onnx, or a numpy
+    MLP .npz (enrolment's base)."""
+    if Path(path).suffix in (".json", ".onnx"):
         from vision.cnn import CnnModel
         return CnnModel(Path(path))
     return CardModel.load(Path(path))

@@ -1,13 +1,15 @@
 """Train the corner-index CNN with PyTorch on the CPU and export it to ONNX (run time: cv2.dnn, no torch).
 
     pip install -e '.[train]'
-    python -m vision.training.cnn DATA_ROOT [--out vision/models/generic.onnx]
+    python -m vision.training.cnn DATA_ROOT --members 1 --variants 2 --epochs 20 --out /tmp/first.json
+    python -m vision.training.cnn DATA_ROOT --members 2 --miner /tmp/first_0.onnx   # -> vision/models/generic.json
 
 Training data: the 'train' split of ammememe_roboflow (by file-name hash) in several photometric variants
 (blur, noise, JPEG, grey, brightness/contrast, colour cast, down-and-up scaling) with rotated, scaled and
 shifted cuts of every labelled index, plus rendered scenes of the shipped faces. A second round adds the
-first net's most index-like false candidates as junk. 'val' picks the threshold (whole pipeline,
-precision >= 99.5 %); 'test' and edje_pinochle are never touched here.
+net's (or the --miner's) most index-like false candidates as junk. The members of the ensemble are
+trained in a chain, each mining hard negatives with the one before. 'val' picks the threshold (whole
+pipeline, precision >= 99.5 %); 'test' and edje_pinochle are never touched here.
 """
 from __future__ import annotations
 
@@ -148,11 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", type=Path)
     ap.add_argument("--out", type=Path, default=DEFAULT_CNN)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--variants", type=int, default=3, help="photometric variants per training photo")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--variants", type=int, default=4, help="photometric variants per training photo")
     ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
-    ap.add_argument("--rounds", type=int, default=2, help="rounds 2+ add the previous net's hard negatives")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds 2+ add the previous net's hard negatives")
     ap.add_argument("--miner", type=Path, help="an exported .onnx whose hard negatives round 1 adds already")
+    ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
     args = ap.parse_args(argv)
     threads = torch.get_num_threads()
     cv2.setNumThreads(1)  # the miner's cv2.dnn passes are small; don't fight torch's threads ...
@@ -160,22 +163,34 @@ def main(argv: list[str] | None = None) -> int:
     synthetic = SampleSet()
     synthetic_scenes(args.synthetic, synthetic, encode=cnn_encoder, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
     sx, sr, ss = synthetic.arrays()
-    net: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
+    miner: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
+    members: list[str] = []
+    for m in range(args.members):
+        net = train_member(args, (sx, sr, ss), miner)
+        members.append(f"{args.out.stem}_{m}.onnx")
+        export(net, args.out.with_name(members[-1]))
+        miner = net
+    meta = {"threshold": 0.99, "members": members, "input": [3, CNN_H, CNN_W],
+            "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"}
+    args.out.write_text(json.dumps(meta))
+    meta["threshold"] = pick_threshold(CnnModel(args.out), args.root, grid=(0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99))
+    args.out.write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"saved {args.out} (threshold {meta['threshold']})", file=sys.stderr)
+    return 0
+
+
+def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 miner: IndexNet | CnnModel | None) -> IndexNet:
+    """One member: `rounds` of collect-and-fit, each round mining with the previous net (or `miner`)."""
+    sx, sr, ss = synthetic
+    net = miner
     for rnd in range(args.rounds):
         x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None).arrays()
         x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
         net = fit(x, yr, ys, args.epochs, seed=rnd)
     assert isinstance(net, IndexNet)
-    export(net, args.out)
-    meta = args.out.with_suffix(".json")
-    meta.write_text(json.dumps({"threshold": 0.99}))
-    model = CnnModel(args.out)
-    threshold = pick_threshold(model, args.root, grid=(0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999))
-    meta.write_text(json.dumps({"threshold": threshold, "input": [3, CNN_H, CNN_W],
-                                "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"}, indent=1) + "\n")
-    print(f"saved {args.out} (threshold {threshold})", file=sys.stderr)
-    return 0
+    return net
 
 
 if __name__ == "__main__":
