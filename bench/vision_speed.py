@@ -20,8 +20,7 @@ import numpy as np
 from vision.calibration import Calibration, default_zones
 from vision.detect import Detector
 from vision.model import MLP_MODEL, CardModel
-from vision.recognize import Recognizer
-from vision.recognize import UNKNOWN
+from vision.recognize import UNKNOWN, Recognizer
 from vision.synthetic import FACE_H, FACE_W, SceneStyle, _faces, random_layout, render
 from vision.tracking import TableTracker
 

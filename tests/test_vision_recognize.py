@@ -28,11 +28,11 @@ def recognizer() -> Recognizer:
 
 def test_real_photos_precision_first(recognizer: Recognizer) -> None:
     """The copied held-out photos (two datasets, one deck never trained on): nothing confidently wrong,
-    and a fair share read."""
+    and the CNN's share read (37/50 when written; the previous numpy MLP read 27/50 and fails this)."""
     truth = read_manifest(DATA / "manifest.csv")
     report = evaluate(sorted(truth.items()), lambda p: load_image(DATA / p), recognizer.read)
     assert report["confidently_wrong"] == 0, [s for s in report["per_image"] if s["wrong"]]
-    assert report["recall"] >= 0.3
+    assert report["recall"] >= 0.64
     assert report["labelled"] == sum(len(v) for v in truth.values())
 
 
@@ -115,3 +115,12 @@ def test_paper_regions_propose_the_same_candidates() -> None:
     def key(c: IndexCandidate) -> tuple[int, int, int, int]:
         return round(c.rank.cx), round(c.rank.cy), round(c.suit.cx), round(c.suit.cy)
     assert len(fast) > 20 and sorted(map(key, fast)) == sorted(map(key, whole))
+
+
+def test_runtime_needs_no_torch(recognizer: Recognizer) -> None:
+    """The CNN ships as ONNX run by cv2.dnn; torch is only the offline trainer's extra."""
+    import sys
+    style = SceneStyle()
+    img, _ = render(random_layout(3, style, seed=4), style, seed=4)
+    assert any(c.card != UNKNOWN for c in recognizer.read(img))
+    assert "torch" not in sys.modules

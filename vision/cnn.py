@@ -68,7 +68,8 @@ class CnnModel:
             meta = json.loads(path.with_suffix(".json").read_text())
             members = [path] if path.suffix == ".onnx" else [path.parent / m for m in meta["members"]]
             self.threshold = float(meta["threshold"])
-            self.nets = [cv2.dnn.readNetFromONNX(str(m)) for m in members]
+            # the classic engine runs these small convolutions ~1.5x faster than OpenCV 5's new one
+            self.nets = [cv2.dnn.readNetFromONNX(str(m), engine=cv2.dnn.ENGINE_CLASSIC) for m in members]
         except (cv2.error, OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
         if not self.nets:
@@ -83,16 +84,30 @@ class CnnModel:
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities, one batched
-        pass per member."""
+        pass per member.
+
+        Cascade (speed): later members only see the patches that could still reach the threshold. With
+        k of m members done, a card's mean probability is at most (sum so far + m - k) / m; patches whose
+        bound for rank x suit stays below the threshold keep the mean of the members done so far (they
+        cannot be named either way; only their junk-vs-unknown verdict may differ slightly)."""
         if not len(x):
             return np.zeros((0, 14)), np.zeros((0, 5))
+        m = len(self.nets)
         rank, suit = np.zeros((len(x), 14)), np.zeros((len(x), 5))
-        for net in self.nets:
-            net.setInput(x)
+        done = np.zeros(len(x))
+        live = np.arange(len(x))
+        for k, net in enumerate(self.nets):
+            if not len(live):
+                break
+            net.setInput(np.ascontiguousarray(x[live]))
             r, s = net.forward(["rank", "suit"])
-            rank += _softmax(r)
-            suit += _softmax(s)
-        return rank / len(self.nets), suit / len(self.nets)
+            rank[live] += _softmax(r)
+            suit[live] += _softmax(s)
+            done[live] += 1
+            left = m - k - 1
+            best = (rank[live, :-1].max(1) + left) * (suit[live, :-1].max(1) + left) / (m * m)
+            live = live[best >= self.threshold]
+        return rank / done[:, None], suit / done[:, None]
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -266,7 +266,7 @@ def paper_regions(ink: np.ndarray, margin: int) -> list[tuple[int, int, int, int
         return None
     small = cv2.resize(ink, (w // s, h // s), interpolation=cv2.INTER_AREA)
     _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
     pad = margin / s
     boxes = [[max(0, int((x - pad) * s)), max(0, int((y - pad) * s)), min(w, int((x + bw + pad + 1) * s)),
               min(h, int((y + bh + pad + 1) * s))] for x, y, bw, bh, area in stats[1:] if area >= 4]

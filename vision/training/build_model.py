@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.evaluate import evaluate, read_manifest
-from vision.model import JUNK_RANK, MLP_MODEL, CardModel, IndexModel
+from vision.model import JUNK_RANK, JUNK_SUIT, MLP_MODEL, CardModel, IndexModel
 from vision.recognize import Recognizer
-from vision.training.samples import (SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of,
+from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes, split_of,
                                      synthetic_scenes, to_pixels)
 from vision.training.train import fit_new
 
@@ -25,7 +25,7 @@ from vision.training.train import fit_new
 def collect(root: Path, split: str, seed: int = 0, model: CardModel | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
-    junk_score = None if model is None else (lambda f: sum(p[:, -1] for p in model.predict(f)))
+    junk_score = None if model is None else _junk_score(model)
     rb = root / "ammememe_roboflow"
     boxes = read_roboflow_boxes(rb)
     hits = total = 0
@@ -37,6 +37,13 @@ def collect(root: Path, split: str, seed: int = 0, model: CardModel | None = Non
         total += len(bxs)
     print(f"{split}: {hits}/{total} labelled boxes matched a candidate, {len(out.x)} samples", file=sys.stderr)
     return out
+
+
+def _junk_score(model: CardModel) -> JunkScore:
+    def score(rows: np.ndarray) -> np.ndarray:
+        pr, ps = model.predict(rows)
+        return pr[:, JUNK_RANK] + ps[:, JUNK_SUIT]
+    return score
 
 
 def pick_threshold(model: IndexModel, root: Path, target: float = 0.995,

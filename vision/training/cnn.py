@@ -41,7 +41,7 @@ def cnn_encoder(img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
 
 def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One photometric variant of a training photo."""
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     out = out * rng.uniform(0.6, 1.25) + rng.uniform(-30, 30)  # contrast, brightness
     out *= rng.uniform(0.85, 1.15, 3)  # white balance
     if rng.random() < 0.25:
@@ -56,8 +56,8 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         small = cv2.resize(img, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
         img = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.6:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        img = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return img
 
 
