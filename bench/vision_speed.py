@@ -1,5 +1,5 @@
-"""Vision speed: our pipeline (CNN, and the previous numpy MLP) vs a plain contour + template-matching
-baseline, same frames, same run.
+"""Vision speed: our pipeline (generic CNN, and enrolled: CNN + the deck's prototypes) vs a plain contour +
+template-matching baseline, same frames, same run.
 
     python bench/vision_speed.py [--frames 20] [--cards 8]
 
@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration, default_zones
 from vision.detect import Detector
-from vision.model import MLP_MODEL, CardModel
+from vision.enroll import EnrolledModel, enroll
 from vision.recognize import UNKNOWN, Recognizer
-from vision.synthetic import FACE_H, FACE_W, SceneStyle, _faces, random_layout, render
+from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, random_layout, render
 from vision.tracking import TableTracker
 
 WARP_W, WARP_H = 200, 300
@@ -95,6 +97,17 @@ def score(names: list[str], truth: set[str]) -> tuple[int, int]:
     return right, len(names) - right
 
 
+def enrolled_deck() -> EnrolledModel:
+    """The rendered deck enrolled from two single-card photos of each card (as a user would)."""
+    style = SceneStyle(size=(480, 480), card_width=180)
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, name in enumerate(sorted(_faces())):
+            for shot in (1, 2):
+                photo = render([PlacedCard(name, 240, 240, 25 * k + 40 * shot)], style, seed=2 * k + shot)[0]
+                cv2.imwrite(str(Path(tmp) / f"{name}_{shot}.png"), photo)
+        return enroll(Path(tmp))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--frames", type=int, default=20)
@@ -108,7 +121,7 @@ def main() -> None:
     card_h = style.card_width * FACE_H / FACE_W
     cal = Calibration(style.size, style.card_width, card_h, (0, 0, 0), 1.0, default_zones(style.size))
     ours = Detector(Recognizer(glyph_px=cal.glyph_px()))
-    mlp = Detector(Recognizer(CardModel.load(MLP_MODEL), glyph_px=cal.glyph_px()))
+    enrolled = Detector(Recognizer(enrolled_deck(), glyph_px=cal.glyph_px()))
     base = TemplateBaseline()
 
     def run(read: object) -> tuple[float, int, int]:
@@ -124,7 +137,7 @@ def main() -> None:
     run(lambda f: [c.card for c in ours.detect(f).cards])  # warm-up
     total = sum(len(t) for t in truths)
     ms_ours, r_ours, w_ours = run(lambda f: [c.card for c in ours.detect(f).cards if c.card != UNKNOWN])
-    ms_mlp, r_mlp, w_mlp = run(lambda f: [c.card for c in mlp.detect(f).cards if c.card != UNKNOWN])
+    ms_enr, r_enr, w_enr = run(lambda f: [c.card for c in enrolled.detect(f).cards if c.card != UNKNOWN])
     ms_base, r_base, w_base = run(lambda f: base.read(f, style.card_width * card_h))
 
     tracker = TableTracker(lambda f: ours.detect(f), cal.zones)
@@ -139,7 +152,7 @@ def main() -> None:
     print(f"{args.frames} synthetic 1280x720 frames, {args.cards} cards each ({total} cards), 1 thread")
     print(f"{'pipeline':<28}{'ms/frame':>10}{'right':>8}{'wrong':>8}")
     print(f"{'ours (index CNN)':<28}{ms_ours:>10.1f}{r_ours:>8}{w_ours:>8}")
-    print(f"{'ours, previous (index MLP)':<28}{ms_mlp:>10.1f}{r_mlp:>8}{w_mlp:>8}")
+    print(f"{'ours, enrolled (CNN+protos)':<28}{ms_enr:>10.1f}{r_enr:>8}{w_enr:>8}")
     print(f"{'baseline (contour+template)':<28}{ms_base:>10.1f}{r_base:>8}{w_base:>8}")
     print(f"ratio ours/baseline time: {ms_ours / ms_base:.2f}x")
     print(f"unchanged frame (tracker idle): {statistics.median(idle):.3f} ms median, {max(idle):.3f} ms max")

@@ -12,7 +12,7 @@ from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
 from vision.glyphs import (IndexCandidate, find_blobs, ink_image, ink_mask, paper_integral, paper_regions, propose,
                            propose_indices)
-from vision.model import CardModel, load_model
+from vision.model import load_model
 from vision.recognize import UNKNOWN, Recognizer
 from vision.sources import load_image
 from vision.synthetic import PlacedCard, SceneStyle, random_layout, render
@@ -85,10 +85,10 @@ def test_duplicate_card_flagged_by_tracker(recognizer: Recognizer) -> None:
 def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> None:
     with pytest.raises(ValueError, match="empty"):
         Detector(recognizer).detect(np.zeros((0, 0, 3), np.uint8))
-    bad = tmp_path / "model.npz"
+    bad = tmp_path / "enrolled.npz"
     bad.write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot load card model"):
-        CardModel.load(bad)
+        load_model(bad)
     bad_cnn = tmp_path / "model.onnx"
     bad_cnn.write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot load card model"):

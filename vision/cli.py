@@ -12,7 +12,7 @@ import cv2
 from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
-from vision.model import DEFAULT_MODEL, MLP_MODEL, CardModel, load_model
+from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
 
@@ -28,12 +28,12 @@ def progress_bar(label: str) -> Any:
 
 
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
-    model = load_model(args.model)
+    model: IndexModel
     if getattr(args, "enroll", None):
         from vision.enroll import enroll
-        # enrolment fine-tunes the numpy MLP; with the (default) CNN its base is the shipped MLP
-        base = model if isinstance(model, CardModel) else CardModel.load(MLP_MODEL)
-        model = enroll(base, Path(args.enroll), progress_bar("enrolling"))
+        model = enroll(Path(args.enroll), _cnn_path(args.model), progress_bar("enrolling"))
+    else:
+        model = load_model(args.model)
     return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None)
 
 
@@ -102,13 +102,19 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cnn_path(model: Path) -> Path:
+    if Path(model).suffix not in (".json", ".onnx"):
+        raise ValueError(f"enrolment builds on a CNN model (.json or .onnx), not {model} (default: {DEFAULT_MODEL})")
+    return Path(model)
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
     from vision.enroll import enroll
-    if Path(args.model).suffix != ".npz":
-        raise ValueError(f"enrolment fine-tunes a numpy .npz model, not {args.model} (default: {MLP_MODEL})")
-    model = enroll(CardModel.load(args.model), Path(args.photos), progress_bar("enrolling"))
+    model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     model.save(Path(args.out))
-    print(f"enrolled model -> {args.out} (use it with --model {args.out})")
+    p = model.prototypes
+    print(f"enrolled {len(p.classes)} cards -> {args.out} (threshold {p.low_threshold} where the deck agrees, "
+          f"margins {p.agree_margin}/{p.veto_margin}; use it with --model {args.out})")
     return 0
 
 
@@ -129,7 +135,7 @@ def register(subparsers: Any) -> None:
 
     def common(p: argparse.ArgumentParser, enroll: bool = False) -> None:
         p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
-                       help="model: .onnx CNN (default: generic) or .npz MLP (enrolled)")
+                       help="model: .json/.onnx CNN (default: generic) or enrolled .npz")
         p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -157,6 +163,6 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("enroll", help="learn this table's deck from photos of each card")
     p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
-    p.add_argument("--model", type=Path, default=MLP_MODEL, help="base model .npz (default: generic MLP)")
+    p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="CNN to build on (default: generic)")
     p.add_argument("--out", default="enrolled.npz")
     p.set_defaults(func=_guard(cmd_enroll))

@@ -62,18 +62,23 @@ class CnnModel:
     one .onnx whose same-named .json holds the threshold.
     """
 
-    def __init__(self, path: Path = DEFAULT_CNN) -> None:
+    def __init__(self, path: Path = DEFAULT_CNN, threshold: float | None = None) -> None:
         path = Path(path)
         try:
             meta = json.loads(path.with_suffix(".json").read_text())
             members = [path] if path.suffix == ".onnx" else [path.parent / m for m in meta["members"]]
-            self.threshold = float(meta["threshold"])
+            self.threshold = float(meta["threshold"]) if threshold is None else threshold
             # the classic engine runs these small convolutions ~1.5x faster than OpenCV 5's new one
             self.nets = [cv2.dnn.readNetFromONNX(str(m), engine=cv2.dnn.ENGINE_CLASSIC) for m in members]
         except (cv2.error, OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
         if not self.nets:
             raise ValueError(f"cannot load card model {path}: no member network")
+        relus = [n for n in self.nets[0].getLayerNames() if n.endswith("Relu")]
+        if not relus:
+            raise ValueError(f"cannot load card model {path}: no hidden layer to embed with")
+        # the last ReLU feeds both heads: its output is the index embedding enrolment compares
+        self.embedding_layer = relus[-1]
         self.path = path
 
     def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
@@ -83,31 +88,40 @@ class CnnModel:
         return (*self.forward(x), colour)
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities, one batched
-        pass per member.
+        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities."""
+        rank, suit, _ = self.forward_embedded(x)
+        return rank, suit
+
+    def forward_embedded(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities and the first
+        member's (N, D) hidden-layer embedding, one batched pass per member.
 
         Cascade (speed): later members only see the patches that could still reach the threshold. With
         k of m members done, a card's mean probability is at most (sum so far + m - k) / m; patches whose
         bound for rank x suit stays below the threshold keep the mean of the members done so far (they
         cannot be named either way; only their junk-vs-unknown verdict may differ slightly)."""
         if not len(x):
-            return np.zeros((0, 14)), np.zeros((0, 5))
+            return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 0), np.float32)
         m = len(self.nets)
         rank, suit = np.zeros((len(x), 14)), np.zeros((len(x), 5))
         done = np.zeros(len(x))
         live = np.arange(len(x))
+        embedding: np.ndarray = np.zeros((0, 0), np.float32)
         for k, net in enumerate(self.nets):
             if not len(live):
                 break
             net.setInput(np.ascontiguousarray(x[live]))
-            r, s = net.forward(["rank", "suit"])
+            if k == 0:  # the first member sees every patch: its embedding costs one more output
+                r, s, embedding = net.forward(["rank", "suit", self.embedding_layer])
+            else:
+                r, s = net.forward(["rank", "suit"])
             rank[live] += _softmax(r)
             suit[live] += _softmax(s)
             done[live] += 1
             left = m - k - 1
             best = (rank[live, :-1].max(1) + left) * (suit[live, :-1].max(1) + left) / (m * m)
             live = live[best >= self.threshold]
-        return rank / done[:, None], suit / done[:, None]
+        return rank / done[:, None], suit / done[:, None], embedding.reshape(len(x), -1)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -1,22 +1,23 @@
-"""Enrolment: learn the table's own deck from photos of each card, by fine-tuning the generic model.
+"""Enrolment: learn the table's own deck from photos of each card, on top of the shipped CNN (no training,
+no torch): the CNN's hidden-layer embedding of each card's corner indices becomes that card's prototype,
+and in enrolled mode a card is named when the CNN and the nearest prototype agree (vision/prototypes.py).
 
-For each labelled photo, the generic model finds the most index-like candidates (whatever it thinks
-their name is); those become positives with the true label, the least index-like ones junk.
+The enrolled file (.npz) holds the prototypes, the calibrated margin and low threshold, and which CNN
+manifest they were computed with (the embedding only means something for that network).
 """
 from __future__ import annotations
 
-import copy
 import csv
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from vision.glyphs import index_candidates
-from vision.features import features
-from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS, CardModel
+from vision.cnn import DEFAULT_CNN, CnnModel, cut_cnn_patches
+from vision.glyphs import IndexCandidate, ink_image, propose_indices
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+from vision.prototypes import Prototypes, Sample, calibrate, card_class
 from vision.sources import IMAGE_SUFFIXES, load_image
-from vision.training.train import train
 
 Progress = Callable[[int, int], None]
 
@@ -39,53 +40,97 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
         with open(source, newline="") as fh:
             rows = list(csv.DictReader(fh))
         try:
-            return [(source.parent / r["path"], parse_card(r["rank"] + r["suit"])) for r in rows]
+            listed = [(source.parent / r["path"], parse_card(r["rank"] + r["suit"])) for r in rows]
         except KeyError as exc:
             raise ValueError(f"{source}: manifest needs the columns path,rank,suit") from exc
+        paths = [path for path, _ in listed]
+        several = sorted({str(path) for path in paths if paths.count(path) > 1})
+        if several:  # the photo's label names the card whose corners it shows: one card per photo
+            raise ValueError(f"{source}: enrolment wants one card per photo, {several[0]} has several")
+        return listed
     raise ValueError(f"no such enrolment folder or manifest: {source}")
 
 
-def enrollment_samples(model: CardModel, photos: list[tuple[Path, tuple[int, int]]],
-                       progress: Progress | None = None, corners: int = 2, junk: int = 20
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    xs, rs, ss = [], [], []
+def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], progress: Progress | None = None,
+                  corners: int = 2) -> Sample:
+    """Every CNN-named candidate of every photo, its embedding, and which are the photo's `corners` most
+    index-like non-overlapping candidates (whatever the CNN calls them: the label comes from the file)."""
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in ("photo", "label", "cnn", "conf", "embedding", "corner")}
     for i, (path, (rank, suit)) in enumerate(photos):
-        cands, patches, colour = index_candidates(load_image(path))
-        feats = features(patches, colour)
-        if len(cands):
-            pr, ps = model.predict(feats)
-            index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
-            order = np.argsort(-index_like)
-            taken: list[int] = []
-            used: set[int] = set()
-            for j in order:
-                keys = {id(cands[j].rank), id(cands[j].suit)}
-                if index_like[j] < 0.3 or len(taken) == corners:
-                    break
-                if not keys & used:
-                    taken.append(int(j))
-                    used |= keys
-            for j in taken:
-                xs.append(feats[j]); rs.append(rank); ss.append(suit)  # noqa: E702
-            for j in order[::-1][:junk]:
-                if index_like[j] < 0.1:
-                    xs.append(feats[j]); rs.append(JUNK_RANK); ss.append(JUNK_SUIT)  # noqa: E702
+        frame = load_image(path)
+        cands = propose_indices(frame, None, ink_image(frame))
+        pr, ps, emb = base.forward_embedded(cut_cnn_patches(frame, cands)[0])
+        r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
+        index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
+        corner = _most_index_like(cands, index_like, corners)
+        keep = corner | (pr.argmax(1) != JUNK_RANK) & (ps.argmax(1) != JUNK_SUIT)
+        if keep.any():
+            cols["photo"].append(np.full(int(keep.sum()), i))
+            cols["label"].append(np.full(int(keep.sum()), rank * len(SUITS) + suit))
+            cols["cnn"].append(card_class(r, s)[keep])
+            cols["conf"].append((pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s])[keep])
+            cols["embedding"].append(emb[keep])
+            cols["corner"].append(corner[keep])
         if progress:
             progress(i + 1, len(photos))
-    if not any(r != JUNK_RANK for r in rs):
+    if not cols["corner"] or not np.concatenate(cols["corner"]).any():
         raise ValueError("no card index found in any enrolment photo")
-    return np.array(xs, np.float32), np.array(rs), np.array(ss)
+    return Sample(**{k: np.concatenate(v) for k, v in cols.items()})
 
 
-def enroll(base: CardModel, source: Path, progress: Progress | None = None, epochs: int = 15) -> CardModel:
-    """A copy of `base` fine-tuned on the enrolment photos (positives repeated to outweigh junk)."""
-    x, r, s = enrollment_samples(base, enrollment_photos(source), progress)
-    pos = r != JUNK_RANK
-    reps = max(1, int((~pos).sum() / max(1, pos.sum())))
-    x = np.vstack([x] + [x[pos]] * reps)
-    r = np.concatenate([r] + [r[pos]] * reps)
-    s = np.concatenate([s] + [s[pos]] * reps)
-    tuned = copy.deepcopy(base)
-    for i, member in enumerate(tuned.members):
-        train(member, x, r, s, epochs=epochs, lr=5e-4, seed=i)
-    return tuned
+def _most_index_like(cands: list[IndexCandidate], index_like: np.ndarray, count: int, floor: float = 0.3
+                     ) -> np.ndarray:
+    """Mask of the `count` most index-like candidates sharing no glyph (a card's two corners)."""
+    taken = np.zeros(len(cands), bool)
+    used: set[int] = set()
+    for j in np.argsort(-index_like, kind="stable"):
+        keys = {id(cands[j].rank), id(cands[j].suit)}
+        if index_like[j] < floor or taken.sum() == count:
+            break
+        if not keys & used:
+            taken[j] = True
+            used |= keys
+    return taken
+
+
+class EnrolledModel:
+    """The generic CNN plus the deck's prototypes (an IndexModel: the recognizer runs it unchanged)."""
+
+    def __init__(self, base_path: Path, prototypes: Prototypes) -> None:
+        # the cascade may only skip the second member on patches that cannot reach the low threshold
+        self.base = CnnModel(base_path, threshold=prototypes.low_threshold)
+        self.base_path = Path(base_path)
+        self.prototypes = prototypes
+        self.threshold = prototypes.threshold
+
+    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        x, colour = cut_cnn_patches(frame, cands)
+        pr, ps, emb = self.base.forward_embedded(x)
+        return (*self.prototypes.adjust(pr, ps, emb), colour)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        p = self.prototypes
+        np.savez_compressed(path, base=str(self.base_path.resolve()), classes=p.classes, means=p.means.astype(np.float32),
+                            agree_margin=p.agree_margin, veto_margin=p.veto_margin, low_threshold=p.low_threshold,
+                            threshold=p.threshold)
+
+    @classmethod
+    def load(cls, path: Path) -> "EnrolledModel":
+        try:
+            with np.load(path) as z:
+                protos = Prototypes(z["classes"], z["means"], *(float(z[k]) for k in (
+                    "agree_margin", "veto_margin", "low_threshold", "threshold")))
+                base = Path(str(z["base"]))
+        except (OSError, KeyError, ValueError, EOFError) as exc:
+            raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        # the package may have moved since enrolment: fall back to the shipped CNN of the same name
+        return cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
+
+
+def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None) -> EnrolledModel:
+    """Prototypes of the deck photographed in `source`, calibrated leave-one-photo-out."""
+    base = CnnModel(base_path)
+    samples = photo_samples(base, enrollment_photos(source), progress)
+    return EnrolledModel(base_path, calibrate(samples, base.threshold))

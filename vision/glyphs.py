@@ -1,9 +1,11 @@
-"""Corner-index candidates: glyph blobs paired into (rank above suit) and cut out as upright patches.
+"""Corner-index candidates: glyph blobs paired into (rank above suit), with the geometry to cut them out
+as upright patches (vision/cnn.py does the cutting).
 
 A card's corner index is a rank glyph above a suit glyph. We find dark-or-red blobs on a bright
-background, pair blobs of compatible size and spacing, and for every pair (in both orientations) warp
-an upright patch whose top half holds the rank and bottom half the suit. The classifier decides which
-pairs are real indices; this module only proposes, cheaply and rotation-invariantly.
+background, pair blobs of compatible size and spacing, and for every pair (in both orientations) give
+the affine map of an upright patch whose top half holds the rank and bottom half the suit. The
+classifier decides which pairs are real indices; this module only proposes, cheaply and
+rotation-invariantly.
 """
 from __future__ import annotations
 
@@ -11,17 +13,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-
-PATCH_W = 16
-PATCH_H = 32
-CTX_W = 10
-CTX_H = 12
-# Extents in units of the rank-to-suit centroid distance L around the index centre (x right, y down):
-# the index itself is ~2.2 L tall and ~1.1 L wide; the context window adds the card corner and edges,
-# which tell a real index from a pair of pips in the middle of a card.
-_INDEX_EXTENT = (-0.625, 0.625, -1.15, 1.15)
-_CONTEXT_EXTENT = (-1.5, 2.5, -2.6, 2.2)
-
 
 @dataclass(frozen=True)
 class Blob:
@@ -176,34 +167,6 @@ def affine_to_image(c: IndexCandidate, size: tuple[int, int], extent: tuple[floa
     return np.array([[rx * sx, -ux * sy, ox], [ry * sx, -uy * sy, oy]], np.float32)
 
 
-def cut_patches(bgr: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
-    """Per candidate: upright index patch and coarse context window, both as ink 0..1 (N, ...), and
-    redness features (N, 2)."""
-    n = len(cands)
-    if n == 0:
-        return np.zeros((0, PATCH_H * PATCH_W + CTX_H * CTX_W), np.float32), np.zeros((0, 2), np.float32)
-    raw = np.zeros((n, PATCH_H, PATCH_W), np.float32)
-    ctx = np.zeros((n, CTX_H, CTX_W), np.float32)
-    rgb = np.zeros((n, PATCH_H, PATCH_W, 3), np.float32)
-    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
-    for i, c in enumerate(cands):
-        m = affine_to_image(c, (PATCH_W, PATCH_H), _INDEX_EXTENT)
-        raw[i] = cv2.warpAffine(ink, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-        ctx[i] = cv2.warpAffine(ink, affine_to_image(c, (CTX_W, CTX_H), _CONTEXT_EXTENT), (CTX_W, CTX_H), flags=flags,
-                                borderMode=cv2.BORDER_REPLICATE)
-        if bgr.ndim == 3:
-            rgb[i] = cv2.warpAffine(bgr, m, (PATCH_W, PATCH_H), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    flat = raw.reshape(n, PATCH_H * PATCH_W)
-    srt = np.sort(flat, axis=1)
-    k = flat.shape[1] // 20
-    lo, hi = srt[:, k:k + 1], srt[:, -k - 1:-k]
-    span = np.maximum(hi - lo, 12.0)
-    patches = np.clip((hi - flat) / span, 0, 1)  # ink = 1, paper = 0
-    context = np.clip((hi - ctx.reshape(n, -1)) / span, -1, 1)  # darker than the paper > 0
-    colour = ink_colour(rgb.reshape(n, -1, 3), patches > 0.5) if bgr.ndim == 3 else np.zeros((n, 2), np.float32)
-    return np.hstack([patches, context]), colour
-
-
 def ink_colour(bgr: np.ndarray, inked: np.ndarray) -> np.ndarray:
     """(N, P, 3) patch pixels and (N, P) ink mask -> (N, 2): mean redness and chroma of the ink
     (chroma ~0 on grey images)."""
@@ -215,24 +178,13 @@ def ink_colour(bgr: np.ndarray, inked: np.ndarray) -> np.ndarray:
     return np.stack([red, chroma], axis=1).astype(np.float32)
 
 
-def index_candidates(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
-                     ) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray]:
-    """All index candidates in a frame with their patches and colour features.
+def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
+                    ) -> list[IndexCandidate]:
+    """All index candidates in a frame.
 
     `glyph_px` is the expected rank-glyph size range in pixels (from calibration); without it we
     accept anything from 7 px to a tenth of the frame. `ink` may pass a precomputed ink_image(bgr).
     """
-    if bgr is None or bgr.size == 0:
-        raise ValueError("empty frame")
-    ink = ink_image(bgr) if ink is None else ink
-    cands = propose_indices(bgr, glyph_px, ink)
-    patches, colour = cut_patches(bgr, ink, cands)
-    return cands, patches, colour
-
-
-def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
-                    ) -> list[IndexCandidate]:
-    """The index candidates of a frame (see index_candidates), without cutting patches."""
     if bgr is None or bgr.size == 0:
         raise ValueError("empty frame")
     ink = ink_image(bgr) if ink is None else ink

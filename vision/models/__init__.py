@@ -1,1 +1,2 @@
-"""Shipped model weights (package data): generic.npz, built by vision.training.build_model."""
+"""Shipped model weights (package data): the CNN ensemble generic.json + generic_*.onnx, built by
+vision.training.cnn."""

@@ -24,9 +24,10 @@ import torch
 from torch import nn
 
 from vision.cnn import CNN_H, CNN_W, DEFAULT_CNN, CnnModel, cut_cnn_patches
+from vision.evaluate import evaluate, read_manifest
 from vision.glyphs import IndexCandidate
-from vision.model import JUNK_RANK, JUNK_SUIT
-from vision.training.build_model import pick_threshold
+from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
+from vision.recognize import Recognizer
 from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
                                      split_of, synthetic_scenes, to_pixels)
 
@@ -144,6 +145,21 @@ def export(net: IndexNet, path: Path) -> None:
     torch.onnx.export(net, (torch.zeros(2, 3, CNN_H, CNN_W),), str(path), input_names=["patch"],
                       output_names=["rank", "suit"], dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
                       opset_version=13, dynamo=False)
+
+
+def pick_threshold(model: IndexModel, root: Path, target: float = 0.995,
+                   grid: tuple[float, ...] = (0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)) -> float:
+    """Lowest threshold whose whole-pipeline card precision on the 'val' photos reaches `target`."""
+    folder = root / "ammememe_roboflow"
+    truth = read_manifest(folder / "manifest.csv")
+    items = [(p, t) for p, t in sorted(truth.items()) if split_of(p) == "val"]
+    frames = {p: load_frame(folder / p) for p, _ in items}
+    for t in grid:
+        report = evaluate(items, frames.__getitem__, Recognizer(model, threshold=t).read)
+        print(f"val threshold {t}: precision {report['precision']} recall {report['recall']}", file=sys.stderr)
+        if report["precision"] is not None and float(report["precision"]) >= target:  # type: ignore[arg-type]
+            return t
+    return grid[-1]
 
 
 def main(argv: list[str] | None = None) -> int:

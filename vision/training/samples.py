@@ -15,18 +15,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, cut_patches, ink_image, ink_mask, propose_indices
-from vision.features import features
+from vision.glyphs import Blob, IndexCandidate, ink_image, ink_mask, propose_indices
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 
-# Candidates of one frame -> one classifier input row each (MLP features or CNN patches).
+# Candidates of one frame -> one classifier input row each (e.g. CNN patches).
 Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
 # Encoded rows -> how junk-like each one is (low = hard negative).
 JunkScore = Callable[[np.ndarray], np.ndarray]
-
-
-def mlp_encoder(img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
-    return features(*cut_patches(img, ink_image(img), cands))
 
 
 def split_of(path: str) -> str:
@@ -87,8 +82,8 @@ def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg
 
 
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
-                     out: SampleSet, rng: np.random.Generator, jitters: int = 4, neg_per_image: int = 60,
-                     junk_score: JunkScore | None = None, encode: Encoder = mlp_encoder,
+                     out: SampleSet, rng: np.random.Generator, *, encode: Encoder, jitters: int = 4,
+                     neg_per_image: int = 60, junk_score: JunkScore | None = None,
                      turn_deg: float = 0.0, scale: float = 0.0) -> int:
     """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
     returns the number of positives.
@@ -164,7 +159,7 @@ def to_pixels(box: tuple[str, str, float, float, float, float], shape: tuple[int
 _FACE_INDEX_BOXES = (((4, 16), (38, 102)), ((218, 282), (252, 368)))
 
 
-def synthetic_scenes(count: int, out: SampleSet, seed: int = 0, encode: Encoder = mlp_encoder,
+def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
                      jitters: int = 4, turn_deg: float = 0.0, scale: float = 0.0) -> int:
     """Rendered table scenes with random table colour, scale, light and blur; exact index boxes."""
     from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render

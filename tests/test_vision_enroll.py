@@ -1,0 +1,90 @@
+"""Enrolment on the shipped CNN: prototypes of a real deck make the recognizer read more of that deck without
+naming anything wrong, and photos named after the wrong card veto the CNN rather than teach it."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.enroll import EnrolledModel, enroll, enrollment_photos
+from vision.evaluate import evaluate, read_manifest
+from vision.model import load_model
+from vision.prototypes import Prototypes
+from vision.recognize import Recognizer
+from vision.sources import load_image
+
+DATA = Path(__file__).parent / "data" / "cards"
+ENROL = DATA / "enrol"  # 2 'train' photos of each card in the copied ammememe test photos
+
+
+def _report(recognizer: Recognizer) -> dict[str, object]:
+    """The copied held-out photos of the enrolled deck (ammememe: overhead and single)."""
+    truth = {p: t for p, t in read_manifest(DATA / "manifest.csv").items() if p.startswith("ammememe_roboflow")}
+    return evaluate(sorted(truth.items()), lambda p: load_image(DATA / p), recognizer.read)
+
+
+@pytest.fixture(scope="module")
+def generic() -> dict[str, object]:
+    return _report(Recognizer())
+
+
+def test_enrolled_reads_more_of_its_deck_and_nothing_wrong(generic: dict[str, object], tmp_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    model = enroll(ENROL, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (70, 70) and len(model.prototypes.classes) == 35
+    # calibrated leave-one-photo-out: agreement lowers the threshold below the generic one
+    assert model.prototypes.low_threshold < model.prototypes.threshold
+    model.save(tmp_path / "deck.npz")
+    enrolled = _report(Recognizer(load_model(tmp_path / "deck.npz")))
+    assert enrolled["confidently_wrong"] <= generic["confidently_wrong"]
+    assert enrolled["precision"] >= generic["precision"]  # type: ignore[operator]
+    assert enrolled["correct"] > generic["correct"]  # 37 vs 34 of 46 labelled cards when written
+
+
+def test_mislabelled_photos_veto_instead_of_teaching(generic: dict[str, object], tmp_path: Path) -> None:
+    """Every photo renamed after the next card: the prototypes now contradict the CNN on the cards it
+    reads, so those turn unknown; nothing is named after the wrong labels."""
+    photos = enrollment_photos(ENROL)
+    names = [p.name for p, _ in photos]
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for (path, _), name in zip(photos, names[2:] + names[:2]):  # two photos per card: shift by one card
+        shutil.copy(path, deck / name)
+    enrolled = _report(Recognizer(enroll(deck)))
+    assert enrolled["confidently_wrong"] <= generic["confidently_wrong"]
+    assert enrolled["correct"] < generic["correct"] / 2  # type: ignore[operator]
+
+
+def test_prototype_rule() -> None:
+    """Agreement maps the low threshold onto the generic one; a contradicting prototype vetoes; a card not
+    enrolled keeps the CNN's probabilities."""
+    protos = Prototypes.build(np.eye(3)[:2], np.array([0, 1]), threshold=0.8)  # AS, AH (rank * 4 + suit)
+    rule = Prototypes(protos.classes, protos.means, agree_margin=0.05, veto_margin=0.1, low_threshold=0.5,
+                      threshold=0.8)
+    pr, ps = np.zeros((4, 14)), np.zeros((4, 5))
+    pr[:, 0] = 1.0  # the CNN reads every candidate as AS with confidence 0.5 (p(S) = 0.5)
+    ps[:, 0], ps[:, 1] = 0.5, 0.4
+    # embeddings: like AS, like AH, like neither, and a card the CNN calls 2S (not enrolled)
+    pr[3, 0], pr[3, 1] = 0.0, 1.0
+    ar, as_ = rule.adjust(pr, ps, np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1.0, 0, 0]]))
+    assert ar[0, 0] * as_[0, 0] == pytest.approx(0.8)  # agrees: the low threshold maps onto the generic one
+    assert ar[1, :13].max() * as_[1, :4].max() < 0.1  # AH's prototype is nearest: AS vetoed
+    assert ar[2, 0] * as_[2, 0] == pytest.approx(0.5)  # neither agreement nor veto: unchanged
+    assert ar[3, 1] * as_[3, 0] == pytest.approx(0.5)  # not enrolled: unchanged
+    assert ar[:, 13].tolist() == pr[:, 13].tolist() and as_[:, 4].tolist() == ps[:, 4].tolist()
+
+
+def test_bad_enrolment_input(tmp_path: Path) -> None:
+    (tmp_path / "m.csv").write_text("path,rank,suit\na.jpg,Q,S\na.jpg,2,H\n")
+    with pytest.raises(ValueError, match="one card per photo"):
+        enrollment_photos(tmp_path / "m.csv")
+    blank = tmp_path / "deck"
+    blank.mkdir()
+    (blank / "QS.jpg").write_bytes(b"not a photo")
+    with pytest.raises(ValueError, match="QS.jpg"):
+        enroll(blank)
+    (tmp_path / "bad.npz").write_bytes(b"garbage")
+    with pytest.raises(ValueError, match="cannot load card model"):
+        EnrolledModel.load(tmp_path / "bad.npz")

@@ -1,0 +1,137 @@
+"""Pure logic of enrolment: per-card prototypes of the CNN's index embedding, the agreement test between
+the CNN's class and the nearest prototype, and its leave-one-photo-out calibration.
+
+A candidate whose CNN class has a prototype is named only if that prototype is also its nearest one by a
+margin (precision); then its confidence is raised so a lower, calibrated threshold applies (recall).
+Cards that were not enrolled keep the generic behaviour.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.model import JUNK_RANK, JUNK_SUIT, SUITS
+from vision.recognize import NO_RECHECK
+
+# Calibration grids (cosine similarity margins of the own prototype over the nearest other card's, and the
+# threshold for candidates the prototypes agree with); a veto margin of inf never vetoes.
+AGREE_MARGINS = (0.0, 0.02, 0.05, 0.1)
+VETO_MARGINS = (0.05, 0.1, 0.2, np.inf)
+LOW_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
+
+
+def unit(v: np.ndarray) -> np.ndarray:
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
+
+
+def card_class(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
+    return np.asarray(rank) * len(SUITS) + np.asarray(suit)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Every CNN-named candidate of the enrolment photos (for prototypes and calibration)."""
+
+    photo: np.ndarray  # (N,) photo index
+    label: np.ndarray  # (N,) true card class of the photo
+    cnn: np.ndarray  # (N,) CNN card class (argmax rank, suit)
+    conf: np.ndarray  # (N,) CNN confidence p(rank) * p(suit)
+    embedding: np.ndarray  # (N, D)
+    corner: np.ndarray  # (N,) bool: one of the photo's most index-like candidates (prototype material)
+
+
+@dataclass(frozen=True)
+class Prototypes:
+    classes: np.ndarray  # (K,) card classes enrolled, sorted
+    means: np.ndarray  # (K, D) unit mean embedding per class
+    agree_margin: float  # own prototype nearer than any other by this much: agreement
+    veto_margin: float  # another prototype nearer than the own one by more than this: disagreement
+    low_threshold: float  # threshold for candidates the prototypes agree with
+    threshold: float  # the generic threshold (cards not enrolled, or neither agreement nor veto)
+
+    @classmethod
+    def build(cls, embedding: np.ndarray, label: np.ndarray, threshold: float) -> "Prototypes":
+        """Mean unit embedding per card; the rule starts as the generic one (no veto, no lower threshold)."""
+        classes = np.unique(label)
+        means = unit(np.array([unit(embedding[label == c]).mean(0) for c in classes]).reshape(len(classes), -1))
+        return cls(classes, means, 0.0, np.inf, threshold, threshold)
+
+    def lead(self, cnn: np.ndarray, embedding: np.ndarray) -> np.ndarray:
+        """Cosine similarity to the prototype of the CNN's class minus that to the nearest other one
+        (+inf when it is the only one enrolled); NaN where the CNN's class was not enrolled."""
+        out = np.full(len(cnn), np.nan)
+        enrolled = np.isin(cnn, self.classes)
+        if not enrolled.any():
+            return out
+        sim = unit(embedding[enrolled]) @ self.means.T
+        rows = np.arange(len(sim))
+        own = np.searchsorted(self.classes, cnn[enrolled])
+        own_sim = sim[rows, own].copy()
+        sim[rows, own] = -np.inf
+        out[enrolled] = own_sim - sim.max(1)
+        return out
+
+    def named(self, cnn: np.ndarray, conf: np.ndarray, lead: np.ndarray) -> np.ndarray:
+        """Which candidates the enrolled rule names (no jitter re-check: calibration's view)."""
+        agree, veto = self._verdict(lead)
+        return np.where(agree, conf >= self.low_threshold, ~veto & (conf >= self.threshold))
+
+    def _verdict(self, lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        known = ~np.isnan(lead)
+        lead = np.nan_to_num(lead, nan=0.0)
+        return known & (lead >= self.agree_margin), known & (lead < -self.veto_margin)
+
+    def adjust(self, pr: np.ndarray, ps: np.ndarray, embedding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities as the recognizer should see them (it names p(rank) * p(suit) >=
+        `threshold`): vetoed candidates' card probabilities spread evenly (no name; index-likeness, from the
+        junk classes, unchanged); agreeing ones raised to a per-candidate power that maps confidence
+        `low_threshold` to `threshold` and leaves it unchanged from NO_RECHECK up, so the recognizer's
+        jittered re-check still runs on the same readings as without enrolment (and, on agreeing jittered
+        patches, also with the low threshold)."""
+        pr, ps = pr.copy(), ps.copy()
+        r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
+        agree, veto = self._verdict(self.lead(card_class(r, s), embedding))
+        rows = np.arange(len(r))
+        gamma = self._gamma(pr[rows, r] * ps[rows, s])
+        pr[agree, :JUNK_RANK] **= gamma[agree, None]
+        ps[agree, :JUNK_SUIT] **= gamma[agree, None]
+        pr[veto, :JUNK_RANK] = (1 - pr[veto, JUNK_RANK:]) / JUNK_RANK
+        ps[veto, :JUNK_SUIT] = (1 - ps[veto, JUNK_SUIT:]) / JUNK_SUIT
+        return pr, ps
+
+    def _gamma(self, conf: np.ndarray) -> np.ndarray:
+        """Exponent per confidence: piecewise linear in -log(conf) through (NO_RECHECK, NO_RECHECK) and
+        (low_threshold, threshold), identity above NO_RECHECK."""
+        u = -np.log(np.clip(conf, 1e-12, 1.0))
+        u_top, u_low, u_t = -np.log(NO_RECHECK), -np.log(self.low_threshold), -np.log(self.threshold)
+        slope = (u_t - u_top) / (u_low - u_top)
+        return np.where(u > u_top, (u_top + (u - u_top) * slope) / np.maximum(u, 1e-12), 1.0)
+
+
+def calibrate(samples: Sample, threshold: float) -> Prototypes:
+    """Prototypes from every photo's corners, with the margins and low threshold that name the most correct
+    candidates leave-one-photo-out while naming no more wrong ones than the generic rule does.
+
+    Each photo is judged by prototypes built without it, so a card photographed once is judged as not
+    enrolled; when nothing beats the generic rule it is kept (e.g. no card photographed twice)."""
+    right = samples.cnn == samples.label
+    lead = np.full(len(right), np.nan)
+    for photo in np.unique(samples.photo):
+        own, rest = samples.photo == photo, (samples.photo != photo) & samples.corner
+        if rest.any():
+            lead[own] = Prototypes.build(samples.embedding[rest], samples.label[rest], threshold).lead(
+                samples.cnn[own], samples.embedding[own])
+    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold)
+    generic = samples.conf >= threshold
+    generic_wrong = int(np.sum(generic & ~right))
+    best, best_key = protos, (int(np.sum(generic & right)), -generic_wrong)
+    for agree in AGREE_MARGINS:
+        for veto in VETO_MARGINS:
+            for low in LOW_THRESHOLDS:
+                rule = replace(protos, agree_margin=agree, veto_margin=veto, low_threshold=low)
+                named = rule.named(samples.cnn, samples.conf, lead)
+                key = (int(np.sum(named & right)), -int(np.sum(named & ~right)))
+                if -key[1] <= generic_wrong and key > best_key:
+                    best, best_key = rule, key
+    return best
