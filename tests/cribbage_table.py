@@ -35,3 +35,16 @@ def rejected(game: CribbageGame, event: dict[str, Any], reason: str) -> str:
 
 def play(seat: int, card: str) -> dict[str, Any]:
     return {"type": "play", "seat": seat, "card": card}
+
+
+def show_totals(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
+    """(seat, hand|crib, total) per count, in the order counted."""
+    totals: list[tuple[int, str, int]] = []
+    for e in effects:
+        if "show" not in e:
+            continue
+        if totals and totals[-1][:2] == (e["seat"], e["show"]):
+            totals[-1] = (e["seat"], e["show"], totals[-1][2] + e["points"])
+        else:
+            totals.append((e["seat"], e["show"], e["points"]))
+    return totals

@@ -10,7 +10,7 @@ import pytest
 
 from controller.engine import SetupError
 from controller.cribbage.game import CribbageGame, Phase
-from cribbage_table import make, play, rejected, run
+from cribbage_table import make, play, rejected, run, show_totals
 
 
 
@@ -21,19 +21,6 @@ def go(seat: int) -> dict[str, Any]:
 
 def by_reason(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
     return [(e["seat"], e["reason"], e["points"]) for e in effects]
-
-
-def show_totals(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
-    """(seat, hand|crib, total) per count, in the order counted."""
-    totals: list[tuple[int, str, int]] = []
-    for e in effects:
-        if "show" not in e:
-            continue
-        if totals and totals[-1][:2] == (e["seat"], e["show"]):
-            totals[-1] = (e["seat"], e["show"], totals[-1][2] + e["points"])
-        else:
-            totals.append((e["seat"], e["show"], e["points"]))
-    return totals
 
 
 # Dealer 0, pone 1. After the discards pone holds 10H 10S JC 7D, the dealer KC 10C JD 8H;

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from controller.cards import Card, full_deck
 from controller.cribbage.scoring import score_show
 from controller.engine import IllegalEvent
-from cribbage_table import make, play, rejected, run
+from cribbage_table import make, play, rejected, run, show_totals
 
 HISTORIES = Path(__file__).parent / "data" / "histories" / "cribbage"
 SCORE_REASONS = {"fifteen", "pair", "run", "go", "last_card", "thirty_one", "heels", "nobs", "flush",
@@ -51,19 +51,6 @@ def pegged(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
 def scored(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
     """(seat, reason, points) of every score effect, play and show alike."""
     return [(e["seat"], e["reason"], e["points"]) for e in effects if "points" in e]
-
-
-def counts(effects: list[dict[str, Any]]) -> list[tuple[int, str, int]]:
-    """(seat, hand|crib, total) per show count, in the order the effects came."""
-    totals: list[tuple[int, str, int]] = []
-    for e in effects:
-        if "show" not in e:
-            continue
-        if totals and totals[-1][:2] == (e["seat"], e["show"]):
-            totals[-1] = (e["seat"], e["show"], totals[-1][2] + e["points"])
-        else:
-            totals.append((e["seat"], e["show"], e["points"]))
-    return totals
 
 
 def set_scores(game: Any, scores: list[int]) -> None:
@@ -111,7 +98,7 @@ def test_two_players_go_then_a_hand_run_empty_is_skipped():
     #   pone AH AS 2H 2S 7D: pairs AA 22 = 4 (no fifteen: the five cards sum to 13).
     #   dealer KC KD KH KS 7D: six pairs = 12.
     #   crib 9C 8C 3D 4D 7D: 8+7, 8+4+3 = 4; run 7-8-9 = 3: 7.
-    assert counts(last) == [(1, "hand", 4), (0, "hand", 12), (0, "crib", 7)]
+    assert show_totals(last) == [(1, "hand", 4), (0, "hand", 12), (0, "crib", 7)]
     assert game.summary()["scores"] == [2 + 1 + 12 + 7, 2 + 1 + 4]
 
 
@@ -132,7 +119,7 @@ def test_thirty_one_with_a_pair_royal_and_with_a_run_scores_both_and_never_a_go(
     assert sorted(pegged(last)) == [(0, "run", 3), (0, "thirty_one", 2)]
     # Show (QD): pone 10H 7C KC 8H: 7+8 = 2; dealer 7S 7D 6S 7H: pair royal 6;
     # crib AH 2H 4S 9D: 9+4+2, Q+4+A = 4.
-    assert counts(last) == [(1, "hand", 2), (0, "hand", 6), (0, "crib", 4)]
+    assert show_totals(last) == [(1, "hand", 2), (0, "hand", 6), (0, "crib", 4)]
     assert game.summary()["scores"] == [8 + 5 + 6 + 4, 2 + 2]
 
 
@@ -154,7 +141,7 @@ def test_runs_up_to_seven_out_of_order_in_the_play():
     assert sorted(pegged(last)) == [(0, "run", 7), (0, "thirty_one", 2)]
     # Show (9C): pone 3H 2C 4D 6H: 6+9, 2+4+9, 3+2+4+6 = 6 + run 2-3-4 = 3: 9;
     # dealer AS 5C 7D 3S: 5+7+3, A+5+9 = 4; crib KC QC KD QD: two pairs = 4.
-    assert counts(last) == [(1, "hand", 9), (0, "hand", 4), (0, "crib", 4)]
+    assert show_totals(last) == [(1, "hand", 9), (0, "hand", 4), (0, "crib", 4)]
     assert game.summary()["scores"] == [9 + 4 + 4, 3 + 7 + 7 + 9]
 
 
@@ -202,7 +189,7 @@ def test_three_players_after_a_go_the_others_go_on_in_rotation():
     #   seat 1 10H 9S 4C 5C 9D: 10+5 = 2, 9-9 = 2: 4.   seat 2 QH 2D 3S 8H 9D: Q+3+2 = 2.
     #   seat 0 8D 7S 6D 9H 9D: 8+7, 6+9, 6+9 = 6, double run 6-7-8-9 = 8, 9-9 = 2: 16.
     #   crib 7C KD JC QC 9D: run J-Q-K = 3 (JC is no nobs with a diamond starter).
-    assert counts(last) == [(1, "hand", 4), (2, "hand", 2), (0, "hand", 16), (0, "crib", 3)]
+    assert show_totals(last) == [(1, "hand", 4), (2, "hand", 2), (0, "hand", 16), (0, "crib", 3)]
     assert game.summary()["scores"] == [16 + 3, 5 + 1 + 2 + 1 + 4, 1 + 2 + 2]
 
 
@@ -212,7 +199,7 @@ def test_three_players_win_in_the_show_stops_the_later_counts():
     game = make(3, dealer=0)
     set_scores(game, [0, 0, 116])
     effects = run(game, *THREE, *THREE_PLAY)
-    assert counts(effects) == [(1, "hand", 4), (2, "hand", 2)]
+    assert show_totals(effects) == [(1, "hand", 4), (2, "hand", 2)]
     summary = game.summary()
     assert summary["winner"] == 2 and summary["scores"] == [0, 13, 121] and summary["hand_over"] is True
     rejected(game, {"type": "reveal", "seat": 0, "cards": ["8D", "7S", "6D", "9H"]}, "the game is over")
@@ -247,11 +234,11 @@ def test_three_players_unread_crib_card_waits_for_its_reveal():
     # (seat 0's, the dealer's) is counted on its reveal, which must name the four cards.
     game = make(3, dealer=0)
     effects = run(game, {"type": "deal", "to": "crib", "card": None}, *THREE[1:], *THREE_PLAY)
-    assert counts(effects) == [(1, "hand", 4), (2, "hand", 2), (0, "hand", 16)]
+    assert show_totals(effects) == [(1, "hand", 4), (2, "hand", 2), (0, "hand", 16)]
     rejected(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["KD", "JC", "QC"]}, "4 cards")
     rejected(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["9H", "KD", "JC", "QC"]}, "9H")
     effects = run(game, {"type": "reveal", "seat": 0, "crib": True, "cards": ["7C", "KD", "JC", "QC"]})
-    assert counts(effects) == [(0, "crib", 3)] and game.summary()["hand_over"] is True
+    assert show_totals(effects) == [(0, "crib", 3)] and game.summary()["hand_over"] is True
 
 
 def test_three_players_single_card_deal_order_and_the_crib_card():
@@ -321,7 +308,7 @@ def test_four_players_rotation_partnerships_and_the_show_order():
     #   seat 0 10S 10H AC 2C: two pairs = 4.   seat 1 KS KH 3C 4D: K+4+A twice = 4, K-K = 2: 6.
     #   seat 2 QS QH 5C 6D: Q+5 twice = 4, Q-Q = 2: 6.   seat 3 JS JD 7C 8D: 7+8 = 2, J-J = 2, nobs JS: 5.
     #   crib four nines: 12.
-    assert counts(last) == [(0, "hand", 4), (1, "hand", 6), (2, "hand", 6), (3, "hand", 5), (3, "crib", 12)]
+    assert show_totals(last) == [(0, "hand", 4), (1, "hand", 6), (2, "hand", 6), (3, "hand", 5), (3, "crib", 12)]
     assert game.summary()["scores"] == [2 + 2 + 4 + 6, 1 + 1 + 1 + 6 + 5 + 12]  # pooled per side
     run(game, {"type": "new_hand", "dealer": 0})  # CR-3: the deal passes to the left
     rejected(game, {"type": "deal", "seat": 0, "card": "5H"}, "seat 1 is due the next card")
@@ -356,7 +343,7 @@ def test_pone_goes_out_in_the_show_before_the_dealer_counts():
     set_scores(game, [100, 114])
     effects = run(game, *TWO_EMPTY, play(1, "AH"), play(0, "KC"), play(1, "AS"), play(0, "KD"),
                   play(1, "2H"), go(0), play(1, "2S"), play(0, "KH"), play(0, "KS"))
-    assert counts(effects) == [(1, "hand", 4)]
+    assert show_totals(effects) == [(1, "hand", 4)]
     assert game.summary()["scores"] == [103, 121] and game.summary()["winner"] == 1
     assert game.summary()["skunk"] == "none"
 
@@ -409,7 +396,7 @@ def test_five_card_last_card_fifteen_is_three_and_three_for_last():
     # CR-8: the last card makes 15: 2 + 1 = 3.
     assert pegged(last) == [(0, "fifteen", 2), (0, "last_card", 1)]
     # Show (9S): pone AH 2H 4C: 2+4+9 = 2; dealer AD 2D 5C: A+5+9 = 2; crib KS QS KH QH: 4 (no flush).
-    assert counts(last) == [(1, "hand", 2), (0, "hand", 2), (0, "crib", 4)]
+    assert show_totals(last) == [(1, "hand", 2), (0, "hand", 2), (0, "crib", 4)]
     assert game.summary()["scores"] == [2 + 2 + 3 + 2 + 4, 3 + 2]
 
 
@@ -441,11 +428,11 @@ def test_five_card_unread_go_proven_false_at_the_show():
     effects = run(game, play(1, "4D"))  # 29: pone is empty, the single series and the play end
     assert pegged(effects) == [(1, "last_card", 1)]
     # Pone's hand is known from the play: 10H 5H 4D 7S: 10+5 = 2. The dealer's waits for his reveal.
-    assert counts(effects) == [(1, "hand", 2)]
+    assert show_totals(effects) == [(1, "hand", 2)]
     # The dealer held 6C at count 25: it fitted (31), so the go was false (HH: a violation found later).
     effects = run(game, {"type": "reveal", "seat": 0, "cards": ["KC", "6C", "9D"]})
     assert {"violation": "false_go", "seat": 0, "card": "6C", "count": 25} in effects
-    assert counts(effects) == [(0, "hand", 2)]  # 6+9 = 15
+    assert show_totals(effects) == [(0, "hand", 2)]  # 6+9 = 15
     assert game.summary()["violations"] == [{"violation": "false_go", "seat": 0, "card": "6C", "count": 25}]
 
 
@@ -558,13 +545,13 @@ def test_replay_short_game_to_61_with_a_skunk():
     assert scored("hand 1 run") == [(1, "run", 3)]
     assert scored("hand 1 go") == [(0, "go", 1)]
     assert scored("hand 1 last")[0] == (0, "last_card", 1)
-    assert counts(by_line[line_of("hand 1 last")]["effects"]) == [(1, "hand", 24), (0, "hand", 29), (0, "crib", 12)]
+    assert show_totals(by_line[line_of("hand 1 last")]["effects"]) == [(1, "hand", 24), (0, "hand", 29), (0, "crib", 12)]
     assert scored("hand 2 fifteen") == [(1, "fifteen", 2)]
     assert scored("hand 2 go") == [(0, "go", 1)]
     winning = by_line[line_of("hand 2 last")]["effects"]
     # Seat 0, pone, reaches 61 on his count: the dealer's hand (10) and crib (12) are not counted.
     assert pegged(winning) == [(1, "last_card", 1)]
-    assert counts(winning) == [(0, "hand", 24)]
+    assert show_totals(winning) == [(0, "hand", 24)]
     after = by_line[line_of("after the game")]
     assert after == {"n": after["n"], "ok": False, "error": "the game is over: side 0 won (68-30)"}
     # HH summary fields; CR-14: the 61 game's skunk line is 31, the loser has 30.
@@ -717,5 +704,5 @@ def test_play_and_show_match_the_reference(players, options, seed):
         expected[layout.side(seat)] += total
         if total:
             want_counts.append((seat, "crib" if is_crib else "hand", total))
-    assert counts(effects) == want_counts
+    assert show_totals(effects) == want_counts
     assert game.summary()["scores"] == expected
