@@ -164,7 +164,8 @@ def _report(print_line: Callable[[str], None], demo: Demo, summary: dict[str, An
     names = demo.header.players
     sides = [" & ".join(names[s::len(summary["scores"])]) for s in range(len(summary["scores"]))]
     print_line("")
-    print_line(f"game over: {sides[summary['winner']]} win(s), skunk: {summary['skunk']}")
+    winner = sides[summary["winner"]]
+    print_line(f"game over: {winner} {'win' if ' & ' in winner else 'wins'}, skunk: {summary['skunk']}")
     for label, score, peg in zip(sides, summary["scores"], summary["pegs"]):
         print_line(f"  {label:<10} {score:>3} points   pegs: front {peg['front']}, back {peg['back']}")
     print_line(f"illegal attempts rejected: {demo.rejected}; events accepted: {len(demo.history)}")
