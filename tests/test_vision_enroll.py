@@ -40,21 +40,25 @@ def test_enrolled_reads_more_of_its_deck_and_nothing_wrong(generic: dict[str, ob
     enrolled = _report(Recognizer(load_model(tmp_path / "deck.npz")))
     assert enrolled["confidently_wrong"] <= generic["confidently_wrong"]
     assert enrolled["precision"] >= generic["precision"]  # type: ignore[operator]
-    assert enrolled["correct"] > generic["correct"]  # 37 vs 34 of 46 labelled cards when written
+    # 34 vs 34 of 46: the re-check at the generic threshold keeps what agreement adds here (it was 37 when
+    # agreement also relaxed the re-check, at the price of confident errors on held-out ammememe photos)
+    assert enrolled["correct"] >= generic["correct"]  # type: ignore[operator]
 
 
 def test_mislabelled_photos_veto_instead_of_teaching(generic: dict[str, object], tmp_path: Path) -> None:
     """Every photo renamed after the next card: the prototypes now contradict the CNN on the cards it
-    reads, so those turn unknown; nothing is named after the wrong labels."""
+    reads, so its less than sure readings turn unknown; nothing is named after the wrong labels."""
     photos = enrollment_photos(ENROL)
     names = [p.name for p, _ in photos]
     deck = tmp_path / "deck"
     deck.mkdir()
     for (path, _), name in zip(photos, names[2:] + names[:2]):  # two photos per card: shift by one card
         shutil.copy(path, deck / name)
-    enrolled = _report(Recognizer(enroll(deck)))
+    model = enroll(deck)
+    enrolled = _report(Recognizer(model))
     assert enrolled["confidently_wrong"] <= generic["confidently_wrong"]
-    assert enrolled["correct"] < generic["correct"] / 2  # type: ignore[operator]
+    assert enrolled["correct"] <= generic["correct"]  # type: ignore[operator]
+    assert model.prototypes.veto_margin < np.inf  # calibration found the vetoes (see test_prototype_rule)
 
 
 def test_prototype_rule() -> None:
@@ -74,6 +78,9 @@ def test_prototype_rule() -> None:
     assert ar[2, 0] * as_[2, 0] == pytest.approx(0.5)  # neither agreement nor veto: unchanged
     assert ar[3, 1] * as_[3, 0] == pytest.approx(0.5)  # not enrolled: unchanged
     assert ar[:, 13].tolist() == pr[:, 13].tolist() and as_[:, 4].tolist() == ps[:, 4].tolist()
+    ps[1, 0], ps[1, 1] = 0.995, 0.0  # a sure reading (>= NO_RECHECK, no jittered re-check): never vetoed
+    ar, as_ = rule.adjust(pr, ps, np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1.0, 0, 0]]))
+    assert ar[1, 0] * as_[1, 0] == pytest.approx(0.995)
 
 
 def test_bad_enrolment_input(tmp_path: Path) -> None:

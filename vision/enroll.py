@@ -109,6 +109,11 @@ class EnrolledModel:
         pr, ps, emb = self.base.forward_embedded(x)
         return (*self.prototypes.adjust(pr, ps, emb), colour)
 
+    def score_generic(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
+        return self.base.score(frame, ink, cands)
+
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         p = self.prototypes

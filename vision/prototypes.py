@@ -1,8 +1,10 @@
 """Pure logic of enrolment: per-card prototypes of the CNN's index embedding, the agreement test between
 the CNN's class and the nearest prototype, and its leave-one-photo-out calibration.
 
-A candidate whose CNN class has a prototype is named only if that prototype is also its nearest one by a
-margin (precision); then its confidence is raised so a lower, calibrated threshold applies (recall).
+A candidate whose CNN class has a prototype is not named if another card's prototype is clearly nearer
+(precision; never for readings from NO_RECHECK up); if its own prototype is nearest by a margin, its
+first-pass confidence is raised so a lower, calibrated threshold applies (recall), but it must still pass
+the recognizer's jittered re-check at the generic threshold.
 Cards that were not enrolled keep the generic behaviour.
 """
 from __future__ import annotations
@@ -73,27 +75,31 @@ class Prototypes:
         return out
 
     def named(self, cnn: np.ndarray, conf: np.ndarray, lead: np.ndarray) -> np.ndarray:
-        """Which candidates the enrolled rule names (no jitter re-check: calibration's view)."""
-        agree, veto = self._verdict(lead)
+        """Which candidates the enrolled rule's first pass names (calibration's view: the jittered re-check,
+        at the generic threshold, is not modelled, so this overestimates what agreement adds)."""
+        agree, veto = self._verdict(lead, conf)
         return np.where(agree, conf >= self.low_threshold, ~veto & (conf >= self.threshold))
 
-    def _verdict(self, lead: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _verdict(self, lead: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Agreement and veto masks; readings from NO_RECHECK up are never vetoed (enrolment leaves the
+        generic rule's surest readings alone, as it leaves their confidence)."""
         known = ~np.isnan(lead)
         lead = np.nan_to_num(lead, nan=0.0)
-        return known & (lead >= self.agree_margin), known & (lead < -self.veto_margin)
+        return known & (lead >= self.agree_margin), known & (lead < -self.veto_margin) & (conf < NO_RECHECK)
 
     def adjust(self, pr: np.ndarray, ps: np.ndarray, embedding: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Rank and suit probabilities as the recognizer should see them (it names p(rank) * p(suit) >=
         `threshold`): vetoed candidates' card probabilities spread evenly (no name; index-likeness, from the
         junk classes, unchanged); agreeing ones raised to a per-candidate power that maps confidence
-        `low_threshold` to `threshold` and leaves it unchanged from NO_RECHECK up, so the recognizer's
-        jittered re-check still runs on the same readings as without enrolment (and, on agreeing jittered
-        patches, also with the low threshold)."""
+        `low_threshold` to `threshold` and leaves it unchanged from NO_RECHECK up (first pass only: the
+        recognizer's jittered re-check reads the generic CNN's probabilities, EnrolledModel.score_generic,
+        so agreement never relaxes it)."""
         pr, ps = pr.copy(), ps.copy()
         r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
-        agree, veto = self._verdict(self.lead(card_class(r, s), embedding))
         rows = np.arange(len(r))
-        gamma = self._gamma(pr[rows, r] * ps[rows, s])
+        conf = pr[rows, r] * ps[rows, s]
+        agree, veto = self._verdict(self.lead(card_class(r, s), embedding), conf)
+        gamma = self._gamma(conf)
         pr[agree, :JUNK_RANK] **= gamma[agree, None]
         ps[agree, :JUNK_SUIT] **= gamma[agree, None]
         pr[veto, :JUNK_RANK] = (1 - pr[veto, JUNK_RANK:]) / JUNK_RANK

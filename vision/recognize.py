@@ -122,7 +122,9 @@ class Recognizer:
         if not cands:
             return np.zeros(0)
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
-        pr, ps, _ = self.model.score(frame, ink, shifted)
+        # an enrolled model re-checks with the generic CNN's own probabilities: agreement with the deck's
+        # prototypes may lower only the first-pass threshold, never relax the re-check
+        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, ink, shifted)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
