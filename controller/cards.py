@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from enum import Enum
-from typing import Iterable
+from typing import Callable, Iterable, Mapping
 
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
@@ -156,3 +156,10 @@ def full_deck() -> list[Card]:
 def piquet_deck() -> list[Card]:
     """The 32-card deck, 7..10 J Q K A in four suits (Färbeln)."""
     return [Card(rank, suit) for suit in SUITS for rank in (1, 7, 8, 9, 10, 11, 12, 13)]
+
+
+def highest_seats(drawn: Mapping[int, Card], strength: Callable[[Card], int]) -> list[int]:
+    """Cutting or drawing for the deal: the seats holding the highest card by `strength`, in seat order
+    (more than one on a tie, who then cut or draw again)."""
+    top = max(strength(card) for card in drawn.values())
+    return sorted(seat for seat, card in drawn.items() if strength(card) == top)

@@ -19,7 +19,7 @@ from .games import new_game
 from .hardware.buzzer import Sound, TableBuzzer
 from .hardware.config import HardwareConfig
 from .hardware.status_light import LightStatus, StatusLight
-from .history import Header
+from .history import Header, write_history
 from .narration import describe_effect, describe_event
 from .pegboard.link import LinkConfig, PegBoardLink
 from .pegboard.state import BoardState, Mode, Track
@@ -150,7 +150,6 @@ def run_demo(out: TextIO, players: int = 2, seed: int | None = None, delay: floa
         hardware.buzzer.wait_idle(timeout=5.0)
         _report(print_line, demo, summary, hardware, confirmed)
         if history_path:
-            from .history import write_history
             with open(history_path, "w", encoding="utf-8") as stream:
                 write_history(stream, demo.header, demo.history)
             print_line(f"hand history written to {history_path} (check it: cardtable replay {history_path})")

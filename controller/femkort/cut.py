@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..cards import Card
+from ..cards import Card, highest_seats
 from .tricks import rank_value
 
 
@@ -14,6 +14,5 @@ def cut_for_deal(cuts: Mapping[int, Card]) -> int | tuple[int, ...]:
     """The seat that deals, or (GAP-FK-1) the tied seats, who cut again among themselves."""
     if not cuts:
         raise ValueError("nobody cut")
-    best = max(rank_value(card) for card in cuts.values())
-    tied = tuple(sorted(seat for seat, card in cuts.items() if rank_value(card) == best))
+    tied = tuple(highest_seats(cuts, rank_value))
     return tied[0] if len(tied) == 1 else tied

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import Card
+from ..cards import Card, highest_seats
 from .hands import HandError, check_in_deck, strength
 
 
@@ -43,5 +43,4 @@ def _round_leaders(number: int, cards: Sequence[Card | None], expected: list[int
             check_in_deck(card)
         except HandError as error:
             raise DrawError(f"draw round {number}: {error}") from None
-    top = max(strength(card) for card in drawn.values())
-    return [seat for seat, card in drawn.items() if strength(card) == top]
+    return highest_seats(drawn, strength)
