@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, ink_image, propose_indices
+from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 
 UNKNOWN = "unknown"
@@ -62,6 +63,8 @@ def colour_consistent(suit: int, red: float, chroma: float) -> bool:
     return red >= 0.08 or chroma <= 0.15
 
 
+# Paper left outside the isolated cards (1/4-size pixels) from which the general proposer runs too.
+_REST_MIN_PX = 16
 # Readings at least this confident skip the jittered re-check (speed; picked on 'val', where it added
 # no wrong card and read more, since the re-check also rejects some good readings).
 NO_RECHECK = 0.99
@@ -102,16 +105,40 @@ class Recognizer:
         self.glyph_px = glyph_px
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
-        ink = ink_image(frame)
-        cands = propose_indices(frame, self.glyph_px, ink)
+        return self._read(frame)[0]
+
+    def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
+        """Index readings, and the outline of the isolated card each outline-found candidate lies on
+        (by id of the candidate)."""
+        cands, windows, outlines, ink = self._propose(frame)
         pr, ps, colour = self.model.score(frame, ink, cands)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
-        sure = np.flatnonzero((conf >= self.threshold) & (conf < NO_RECHECK) & (r != JUNK_RANK) & (s != JUNK_SUIT))
-        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, ink, [cands[i] for i in sure],
-                                                                      r[sure], s[sure]))
-        return self._select(cands, pr, ps, r, s, conf)
+        named = (conf >= self.threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
+        sure = np.flatnonzero(named & (conf < NO_RECHECK) & ~_both_corners_agree(windows, named, r, s))
+        if len(sure):
+            ink = ink_image(frame) if ink is None else ink
+            conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, ink, [cands[i] for i in sure],
+                                                                          r[sure], s[sure]))
+        on_card = {id(c): outlines[w // 2] for c, w in zip(cands, windows) if w >= 0}
+        return self._select(cands, pr, ps, r, s, conf), on_card
+
+    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, list[CardOutline], np.ndarray | None]:
+        """Candidates: those in the index corners of isolated cards, then the general proposer's over
+        whatever else is on the table (with the isolated cards blacked out). Also each candidate's
+        outline window (-1 for the general ones), the outlines, and the ink image if it was needed."""
+        outlines, rest = find_outlines(frame)
+        cands, windows = corner_candidates(frame, outlines)
+        ink = None
+        if cv2.countNonZero(rest) >= _REST_MIN_PX:
+            ink = ink_image(frame)
+            for o in outlines:
+                cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
+            more = propose_indices(frame, self.glyph_px, ink)
+            cands += more
+            windows += [-1] * len(more)
+        return cands, np.array(windows, int), outlines, ink
 
     def _jittered_confidence(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate], r: np.ndarray,
                              s: np.ndarray) -> np.ndarray:
@@ -153,11 +180,24 @@ class Recognizer:
         return readings
 
     def read(self, frame: np.ndarray) -> list[CardReading]:
-        return group_corners(self.read_indices(frame))
+        readings, on_card = self._read(frame)
+        return group_corners(readings, on_card)
 
 
-def group_corners(readings: list[IndexReading]) -> list[CardReading]:
-    """Merge the two corner indices of one card (same name, same implied card centre).
+def _both_corners_agree(windows: np.ndarray, named: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Named readings on an isolated card whose other index corner names the same card: two independent
+    readings at the two places an index can be, so the jittered re-check is not needed."""
+    agree = np.zeros(len(windows), bool)
+    on_card = np.flatnonzero(named & (windows >= 0))
+    for i in on_card:
+        other = on_card[(windows[on_card] == windows[i] ^ 1) & (r[on_card] == r[i]) & (s[on_card] == s[i])]
+        agree[i] = len(other) > 0
+    return agree
+
+
+def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
+    """Merge the two corner indices of one card (same name, same implied card centre). A card whose
+    index lies on an isolated card's outline (`on_card`, by id of the candidate) takes that outline.
 
     Two corners implying the very same card but naming different cards contradict each other: that
     card becomes unknown rather than either guess.
@@ -188,4 +228,7 @@ def group_corners(readings: list[IndexReading]) -> list[CardReading]:
             centres = np.array([_card_centre(r.candidate) for r in card.corners])
             best = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
+        outline = next((on_card[id(r.candidate)] for r in card.corners if id(r.candidate) in (on_card or {})), None)
+        if outline is not None:
+            card.quad = outline.to_list()
     return cards

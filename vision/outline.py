@@ -1,0 +1,208 @@
+"""Cards that lie alone on the table, found by their outline.
+
+A bright, card-shaped region standing apart from everything else is one face-up card. Its corner
+indices can then only sit at two known corners, so only those two small windows are searched for index
+candidates (most of a frame's cost is the classifier, which runs once per candidate), and the card's
+quad comes from its own edges rather than from the pose of an index. Everything that is not an isolated
+card (fans, piles, touching cards, a white table) is left to the general proposer in glyphs.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask, propose
+
+# Outlines are looked for at this fraction of the frame's resolution.
+_SCALE = 4
+# Height over width of a card under a moderately tilted camera: poker 1.40, bridge and piquet ~1.56.
+ASPECT = (1.25, 1.85)
+# Region area over its quad's area: a card is convex and fills its outline.
+MIN_FILL = 0.88
+# Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
+MIN_WIDTH_PX = 40
+# Index geometry in units of L = card width / 6.4 (standard faces, see recognize.py), with room for
+# larger 'jumbo' indices: the window searched from the corner, where an index centre may lie, its length.
+WINDOW_L = (1.7, 3.7)  # card-right, card-down
+CENTRE_X_L = (0.15, 1.25)
+CENTRE_Y_L = (0.6, 3.0)
+LENGTH_L = (0.55, 1.7)
+MAX_TURN_COS = float(np.cos(np.radians(25)))  # index 'up' vs the card's up
+# Index windows are resampled to this L (px): one scale for every card, so one ink threshold and one
+# blob search run over all windows of a frame at once, laid side by side with white gutters.
+TILE_L = 16
+TILE_W, TILE_H = int(WINDOW_L[0] * TILE_L), int(WINDOW_L[1] * TILE_L)
+_GUTTER = TILE_L
+_PITCH_X, _PITCH_Y = TILE_W + _GUTTER, TILE_H + _GUTTER
+_PAPER = 230  # the paper's level in the windows' ink mosaic
+_EDGE = np.ones((3, 3), np.uint8)
+_COLUMNS = 8
+
+
+@dataclass(frozen=True)
+class CardOutline:
+    """An isolated card. `quad` (4, 2) is clockwise in image pixels with quad[0] -> quad[1] a short side,
+    so quad[0] and quad[2] are the two corners that carry an index (top-left and bottom-right of the
+    card, whichever way up it lies)."""
+    quad: np.ndarray
+
+    @property
+    def width(self) -> float:
+        q = self.quad
+        return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
+
+    @property
+    def height(self) -> float:
+        q = self.quad
+        return float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
+
+    def index_frames(self) -> list[np.ndarray]:
+        """Per index corner, the affine map (2, 3) from window pixels (TILE_L per L) to image pixels."""
+        q = self.quad
+        k = self.width / 6.4 / TILE_L
+        frames = []
+        for c in (0, 2):
+            right, down = q[(c + 1) % 4] - q[c], q[(c + 3) % 4] - q[c]
+            right *= k / np.linalg.norm(right)
+            down *= k / np.linalg.norm(down)
+            frames.append(np.array([[right[0], down[0], q[c][0]], [right[1], down[1], q[c][1]]], np.float32))
+        return frames
+
+    def to_list(self) -> list[list[float]]:
+        return [[float(x), float(y)] for x, y in self.quad]
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Clockwise (in image coordinates, y down) from a corner whose next side is a short one."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    if cv2.contourArea(pts, oriented=True) < 0:  # OpenCV: positive = clockwise on screen
+        pts = pts[::-1].copy()
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[2] - pts[1]):
+        pts = np.roll(pts, -1, axis=0)
+    return pts
+
+
+def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[list[CardOutline], np.ndarray]:
+    """Isolated cards in a BGR frame, and the 1/4-size paper mask with those cards erased (what is left
+    for the general proposer). With a calibrated `card_area` (px^2), a region must be one card's size."""
+    h, w = frame.shape[:2]
+    s = _SCALE
+    small = ink_image(cv2.resize(frame, (w // s, h // s), interpolation=cv2.INTER_LINEAR))
+    _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines: list[CardOutline] = []
+    min_area = (0.65 * card_area if card_area else MIN_WIDTH_PX ** 2 * ASPECT[0]) / (s * s)
+    max_area = 1.4 * card_area / (s * s) if card_area else 0.25 * small.size
+    for cnt in contours:
+        if min_area <= cv2.contourArea(cnt) <= max_area:
+            outline = _card_outline(cnt, paper.shape, card_area)
+            if outline is not None:
+                outlines.append(outline)
+                cv2.drawContours(paper, [cnt], -1, 0, -1)
+    return outlines, paper
+
+
+def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None) -> CardOutline | None:
+    """The quad of a 1/4-size paper region in full-size pixels, or None when it is not one whole card."""
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    if x == 0 or y == 0 or x + bw == shape[1] or y + bh == shape[0]:
+        return None  # cut by the frame's edge: not a whole card
+    hull = cv2.convexHull(cnt)
+    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    quad = approx.reshape(-1, 2) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(cnt))
+    # +0.5: a small pixel's centre; the region is one small pixel short of the paper's edge on each side
+    quad = order_quad((np.asarray(quad, np.float32) + 0.5) * _SCALE)
+    quad_area = cv2.contourArea(quad)
+    if quad_area <= 0 or cv2.contourArea(cnt) * _SCALE ** 2 < MIN_FILL * quad_area:
+        return None
+    outline = CardOutline(quad)
+    if not ASPECT[0] <= outline.height / outline.width <= ASPECT[1] or outline.width < MIN_WIDTH_PX:
+        return None
+    if card_area and not 0.7 * card_area <= quad_area <= 1.35 * card_area:
+        return None
+    return outline
+
+
+def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[list[IndexCandidate], list[int]]:
+    """Index candidates in the index corners of isolated cards (rank above suit, upright in the card's
+    frame, where an index can be), and for each the number of its window: window w is corner w % 2 of
+    outline w // 2.
+
+    Every index window is resampled upright at TILE_L px per L into one mosaic, so the ink threshold, the
+    blob search and the pairing run once per frame, not once per corner."""
+    frames = [(n, m) for n, o in enumerate(outlines) for m in o.index_frames()]
+    if not frames:
+        return [], []
+    ink = _window_mosaic(frame, [outlines[n].quad for n, _ in frames], [m for _, m in frames])
+    lo, hi = 0.55 * TILE_L, 1.7 * TILE_L
+    cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3))
+    if not cands:
+        return [], []
+    rank = np.array([c.rank_xy for c in cands])
+    suit = np.array([c.suit_xy for c in cands])
+    up_y = np.array([c.up[1] for c in cands])
+    length = np.array([c.length for c in cands])
+    tile = _tile_of(rank)
+    # window pixels -> units of L from the window's corner
+    u = ((rank[:, 0] + suit[:, 0]) / 2 - tile % _COLUMNS * _PITCH_X) / TILE_L
+    v = ((rank[:, 1] + suit[:, 1]) / 2 - tile // _COLUMNS * _PITCH_Y) / TILE_L
+    keep = np.flatnonzero((tile == _tile_of(suit)) & (tile < len(frames)) & (up_y <= -MAX_TURN_COS)
+                          & (length >= LENGTH_L[0] * TILE_L) & (length <= LENGTH_L[1] * TILE_L)
+                          & (u >= CENTRE_X_L[0]) & (u <= CENTRE_X_L[1]) & (v >= CENTRE_Y_L[0]) & (v <= CENTRE_Y_L[1]))
+    out: list[IndexCandidate] = []
+    mapped: dict[int, Blob] = {}
+    for i in keep:
+        c, t = cands[i], int(tile[i])
+        m = frames[t][1]
+        origin = np.array([t % _COLUMNS * _PITCH_X, t // _COLUMNS * _PITCH_Y], np.float64)
+        pair = [mapped.setdefault(id(b), _to_image(b, m, origin)) for b in (c.rank, c.suit)]
+        out.append(IndexCandidate(*pair))
+    return out, [int(tile[i]) for i in keep]
+
+
+def _window_mosaic(frame: np.ndarray, quads: list[np.ndarray], maps: list[np.ndarray]) -> np.ndarray:
+    """The ink image of every index window, upright, side by side: each window's card paper scaled to
+    read _PAPER, and the table beyond the card's edges (the rounded corner shows it) and the gutters
+    painted as paper, so that one ink threshold fits every window."""
+    n = len(maps)
+    rows, cols = -(-n // _COLUMNS), min(n, _COLUMNS)
+    bgr = np.zeros((rows * _PITCH_Y, cols * _PITCH_X, 3), np.uint8)
+    inside = np.zeros(bgr.shape[:2], np.uint8)
+    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+    for t, (quad, m) in enumerate(zip(quads, maps)):
+        y0, x0 = t // _COLUMNS * _PITCH_Y, t % _COLUMNS * _PITCH_X
+        cv2.warpAffine(frame, m, (TILE_W, TILE_H), dst=bgr[y0:y0 + TILE_H, x0:x0 + TILE_W], flags=flags,
+                       borderMode=cv2.BORDER_REPLICATE)
+        inverse = cv2.invertAffineTransform(m)
+        pts = quad @ inverse[:, :2].T + inverse[:, 2] + (x0, y0)
+        cv2.fillConvexPoly(inside, np.round(pts).astype(np.int32), 255)
+    for x in range(TILE_W, inside.shape[1], _PITCH_X):
+        inside[:, x:x + _GUTTER] = 0
+    for y in range(TILE_H, inside.shape[0], _PITCH_Y):
+        inside[y:y + _GUTTER] = 0  # a window's card polygon runs on into the gutters
+    inside = cv2.erode(inside, _EDGE)  # and the card's blurred edge itself
+    ink = ink_image(bgr)
+    # each window's paper level: the 95th percentile of its pixels with the non-card ones zeroed (the
+    # card covers well over half of a window)
+    tiles = np.where(inside > 0, ink, 0).reshape(rows, _PITCH_Y, cols, _PITCH_X).swapaxes(1, 2).reshape(rows * cols, -1)
+    k = tiles.shape[1] // 20
+    paper = np.maximum(np.partition(tiles, -k, axis=1)[:, -k], 24)
+    gain = (_PAPER / paper.astype(np.float32)).reshape(rows, 1, cols, 1)
+    scaled = (ink.reshape(rows, _PITCH_Y, cols, _PITCH_X) * gain).reshape(ink.shape)
+    out = np.clip(scaled, 0, 255).astype(np.uint8)
+    out[inside == 0] = _PAPER
+    return out
+
+
+def _tile_of(xy: np.ndarray) -> np.ndarray:
+    return (xy[:, 1] // _PITCH_Y).astype(int) * _COLUMNS + (xy[:, 0] // _PITCH_X).astype(int)
+
+
+def _to_image(b: Blob, m: np.ndarray, origin: np.ndarray) -> Blob:
+    """A blob found in a window, in image pixels (its box: the mapped centre and the scaled size)."""
+    cx, cy = m[:, :2] @ (np.array([b.cx, b.cy]) - origin) + m[:, 2]
+    scale = float(np.hypot(m[0, 0], m[1, 0]))
+    w, h = max(1, round(b.w * scale)), max(1, round(b.h * scale))
+    return Blob(float(cx), float(cy), int(cx - w / 2), int(cy - h / 2), w, h, max(1, round(b.area * scale * scale)))
