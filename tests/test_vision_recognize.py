@@ -118,7 +118,7 @@ def test_paper_regions_propose_the_same_candidates() -> None:
 
 
 def test_runtime_needs_no_torch(recognizer: Recognizer) -> None:
-    """The CNN ships as ONNX run by cv2.dnn; torch is only the offline trainer's extra."""
+    """The CNN ships as ONNX run by ONNX Runtime; torch is only the offline trainer's extra."""
     import sys
     style = SceneStyle()
     img, _ = render(random_layout(3, style, seed=4), style, seed=4)

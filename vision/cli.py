@@ -1,8 +1,9 @@
-"""`cardtable vision ...`: detect, eval, calibrate, enroll."""
+"""`cardtable vision ...`: detect, eval, calibrate, enroll, watch."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from vision.evaluate import evaluate, read_manifest
 from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
+from vision.tracking import TableTracker
+from vision.watch import Watcher, event_json, open_source, stop_on_signals
 
 
 def progress_bar(label: str) -> Any:
@@ -118,6 +121,23 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    cal = _calibration(args)
+    detector = Detector(_recognizer(args, cal), cal)
+    # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
+    tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)
+    watcher = Watcher(open_source(args.source), tracker, max_frames=args.max_frames, fps=args.fps)
+    try:
+        with stop_on_signals(watcher):
+            for t, event in watcher:
+                print(json.dumps(event_json(t, event)), flush=True)
+    except KeyboardInterrupt:  # a second Ctrl-C while a camera read hangs; the source is closed anyway
+        pass
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly, without the exit-time flush error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def _guard(func: Any) -> Any:
     """Bad input (missing file, unreadable image, bad manifest) -> one clear line and exit code 2."""
     def run(args: argparse.Namespace) -> int:
@@ -133,12 +153,13 @@ def register(subparsers: Any) -> None:
     vision = subparsers.add_parser("vision", help="read cards from the camera or photos")
     sub = vision.add_subparsers(dest="vision_command", required=True, metavar="ACTION")
 
-    def common(p: argparse.ArgumentParser, enroll: bool = False) -> None:
+    def common(p: argparse.ArgumentParser, enroll: bool = False, json_flag: bool = True) -> None:
         p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
                        help="model: .json/.onnx CNN (default: generic) or enrolled .npz")
         p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
-        p.add_argument("--json", action="store_true", help="machine-readable output")
+        if json_flag:  # watch always prints JSON lines
+            p.add_argument("--json", action="store_true", help="machine-readable output")
         if enroll:
             p.add_argument("--enroll", help="enrol the deck from this folder/manifest before evaluating")
 
@@ -166,3 +187,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="CNN to build on (default: generic)")
     p.add_argument("--out", default="enrolled.npz")
     p.set_defaults(func=_guard(cmd_enroll))
+
+    p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",
+                       description="Read frames, track the table, print each observation and camera status "
+                                   "change as one JSON line. Without --calibration there are no zones: the whole "
+                                   "frame is one zone 'table', and face-down cards are not counted.")
+    p.add_argument("--source", required=True,
+                   help="picamera2, a camera index (0) or /dev/videoN, a video file, a folder of images, "
+                        "or synthetic[:SEED] (a scripted hand)")
+    common(p, json_flag=False)
+    p.add_argument("--k", type=int, default=3, help="an item counts when seen in k of the last n reads")
+    p.add_argument("--n", type=int, default=5, help="reads per settled scene")
+    p.add_argument("--max-frames", type=int, help="stop after this many good frames")
+    p.add_argument("--fps", type=float, help="process at most this many frames per second")
+    p.set_defaults(func=_guard(cmd_watch))

@@ -103,16 +103,16 @@ class EnrolledModel:
         self.prototypes = prototypes
         self.threshold = prototypes.threshold
 
-    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+    def score(self, frame: np.ndarray, cands: list[IndexCandidate]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x, colour = cut_cnn_patches(frame, cands)
         pr, ps, emb = self.base.forward_embedded(x)
         return (*self.prototypes.adjust(pr, ps, emb), colour)
 
-    def score_generic(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+    def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate]
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
-        return self.base.score(frame, ink, cands)
+        return self.base.score(frame, cands)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ class IndexModel(Protocol):
 
     threshold: float
 
-    def score(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate]
+    def score(self, frame: np.ndarray, cands: list[IndexCandidate]
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) (see glyphs.ink_colour)."""
         ...

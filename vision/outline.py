@@ -17,8 +17,11 @@ from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask,
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
-# Height over width of a card under a moderately tilted camera: poker 1.40, bridge and piquet ~1.56.
-ASPECT = (1.25, 1.85)
+# Height over width of a card: poker 1.40, bridge and piquet ~1.56; a tilted camera or an image
+# stretched by a dataset tool moves it either way.
+ASPECT = (1.0, 2.0)
+# Below this ratio the short side is not told reliably.
+SQUARE = 1.2
 # Region area over its quad's area: a card is convex and fills its outline.
 MIN_FILL = 0.88
 # Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
@@ -32,7 +35,7 @@ LENGTH_L = (0.55, 1.7)
 MAX_TURN_COS = float(np.cos(np.radians(25)))  # index 'up' vs the card's up
 # Index windows are resampled to this L (px): one scale for every card, so one ink threshold and one
 # blob search run over all windows of a frame at once, laid side by side with white gutters.
-TILE_L = 16
+TILE_L = 24
 TILE_W, TILE_H = int(WINDOW_L[0] * TILE_L), int(WINDOW_L[1] * TILE_L)
 _GUTTER = TILE_L
 _PITCH_X, _PITCH_Y = TILE_W + _GUTTER, TILE_H + _GUTTER
@@ -59,14 +62,16 @@ class CardOutline:
         return float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
 
     def index_frames(self) -> list[np.ndarray]:
-        """Per index corner, the affine map (2, 3) from window pixels (TILE_L per L) to image pixels."""
+        """Per corner that may carry an index, the affine map (2, 3) from window pixels (TILE_L per L) to
+        image pixels. A near-square outline (an image stretched by a dataset tool, a steep camera) does
+        not tell its short side: then all four corners are searched, each in its own upright frame."""
         q = self.quad
-        k = self.width / 6.4 / TILE_L
         frames = []
-        for c in (0, 2):
+        for c in (0, 2) if self.height >= SQUARE * self.width else (0, 1, 2, 3):
             right, down = q[(c + 1) % 4] - q[c], q[(c + 3) % 4] - q[c]
-            right *= k / np.linalg.norm(right)
-            down *= k / np.linalg.norm(down)
+            # L along each side (a card is 6.4 L wide and 9.6 L high), so a stretched card comes out true
+            right *= 1 / 6.4 / TILE_L
+            down *= 1 / 9.6 / TILE_L
             frames.append(np.array([[right[0], down[0], q[c][0]], [right[1], down[1], q[c][1]]], np.float32))
         return frames
 
@@ -125,21 +130,21 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
     return outline
 
 
-def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[list[IndexCandidate], list[int]]:
+def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]
+                      ) -> tuple[list[IndexCandidate], list[int], list[int]]:
     """Index candidates in the index corners of isolated cards (rank above suit, upright in the card's
-    frame, where an index can be), and for each the number of its window: window w is corner w % 2 of
-    outline w // 2.
+    frame, where an index can be), and for each the number of its outline and of its corner window.
 
     Every index window is resampled upright at TILE_L px per L into one mosaic, so the ink threshold, the
     blob search and the pairing run once per frame, not once per corner."""
     frames = [(n, m) for n, o in enumerate(outlines) for m in o.index_frames()]
     if not frames:
-        return [], []
+        return [], [], []
     ink = _window_mosaic(frame, [outlines[n].quad for n, _ in frames], [m for _, m in frames])
     lo, hi = 0.55 * TILE_L, 1.7 * TILE_L
     cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3))
     if not cands:
-        return [], []
+        return [], [], []
     rank = np.array([c.rank_xy for c in cands])
     suit = np.array([c.suit_xy for c in cands])
     up_y = np.array([c.up[1] for c in cands])
@@ -159,7 +164,7 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[l
         origin = np.array([t % _COLUMNS * _PITCH_X, t // _COLUMNS * _PITCH_Y], np.float64)
         pair = [mapped.setdefault(id(b), _to_image(b, m, origin)) for b in (c.rank, c.suit)]
         out.append(IndexCandidate(*pair))
-    return out, [int(tile[i]) for i in keep]
+    return out, [frames[int(tile[i])][0] for i in keep], [int(tile[i]) for i in keep]
 
 
 def _window_mosaic(frame: np.ndarray, quads: list[np.ndarray], maps: list[np.ndarray]) -> np.ndarray:

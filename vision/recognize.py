@@ -110,38 +110,35 @@ class Recognizer:
     def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
         (by id of the candidate)."""
-        cands, windows, outlines, ink = self._propose(frame)
-        pr, ps, colour = self.model.score(frame, ink, cands)
+        cands, owners, windows, outlines = self._propose(frame)
+        pr, ps, colour = self.model.score(frame, cands)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
         named = (conf >= self.threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
-        sure = np.flatnonzero(named & (conf < NO_RECHECK) & ~_both_corners_agree(windows, named, r, s))
-        if len(sure):
-            ink = ink_image(frame) if ink is None else ink
-            conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, ink, [cands[i] for i in sure],
-                                                                          r[sure], s[sure]))
-        on_card = {id(c): outlines[w // 2] for c, w in zip(cands, windows) if w >= 0}
+        sure = np.flatnonzero(named & (conf < NO_RECHECK))
+        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
+        on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
         return self._select(cands, pr, ps, r, s, conf), on_card
 
-    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, list[CardOutline], np.ndarray | None]:
+    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray, list[CardOutline]]:
         """Candidates: those in the index corners of isolated cards, then the general proposer's over
-        whatever else is on the table (with the isolated cards blacked out). Also each candidate's
-        outline window (-1 for the general ones), the outlines, and the ink image if it was needed."""
+        whatever else is on the table (with the isolated cards blacked out). Also each candidate's outline
+        and corner window (-1 for the general ones), and the outlines."""
         outlines, rest = find_outlines(frame)
-        cands, windows = corner_candidates(frame, outlines)
-        ink = None
+        cands, owners, windows = corner_candidates(frame, outlines)
         if cv2.countNonZero(rest) >= _REST_MIN_PX:
             ink = ink_image(frame)
             for o in outlines:
                 cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
             more = propose_indices(frame, self.glyph_px, ink)
             cands += more
+            owners += [-1] * len(more)
             windows += [-1] * len(more)
-        return cands, np.array(windows, int), outlines, ink
+        return cands, np.array(owners, int), np.array(windows, int), outlines
 
-    def _jittered_confidence(self, frame: np.ndarray, ink: np.ndarray, cands: list[IndexCandidate], r: np.ndarray,
-                             s: np.ndarray) -> np.ndarray:
+    def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
+                             ) -> np.ndarray:
         """Re-read each confident index from slightly shifted glyph centres; keep the worst confidence.
 
         A real index reads the same under a few percent of misplacement; a lucky pip pair does not.
@@ -151,7 +148,7 @@ class Recognizer:
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
         # an enrolled model re-checks with the generic CNN's own probabilities: agreement with the deck's
         # prototypes may lower only the first-pass threshold, never relax the re-check
-        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, ink, shifted)
+        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, shifted)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
@@ -184,38 +181,54 @@ class Recognizer:
         return group_corners(readings, on_card)
 
 
-def _both_corners_agree(windows: np.ndarray, named: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:
+def _both_corners_agree(owners: np.ndarray, windows: np.ndarray, named: np.ndarray, r: np.ndarray, s: np.ndarray
+                        ) -> np.ndarray:
     """Named readings on an isolated card whose other index corner names the same card: two independent
-    readings at the two places an index can be, so the jittered re-check is not needed."""
+    readings at two places an index can be, so the jittered re-check is not needed."""
     agree = np.zeros(len(windows), bool)
-    on_card = np.flatnonzero(named & (windows >= 0))
+    on_card = np.flatnonzero(named & (owners >= 0))
     for i in on_card:
-        other = on_card[(windows[on_card] == windows[i] ^ 1) & (r[on_card] == r[i]) & (s[on_card] == s[i])]
+        other = on_card[(owners[on_card] == owners[i]) & (windows[on_card] != windows[i]) & (r[on_card] == r[i])
+                        & (s[on_card] == s[i])]
         agree[i] = len(other) > 0
     return agree
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
-    """Merge the two corner indices of one card (same name, same implied card centre). A card whose
-    index lies on an isolated card's outline (`on_card`, by id of the candidate) takes that outline.
+    """Merge the two corner indices of one card. Readings on an isolated card's outline (`on_card`, by id
+    of the candidate) are that card, which takes the outline's quad; others pair up by name and implied
+    card centre.
 
-    Two corners implying the very same card but naming different cards contradict each other: that
-    card becomes unknown rather than either guess.
+    Two corners of the very same card naming different cards contradict each other: that card becomes
+    unknown rather than either guess.
     """
+    on_card = on_card or {}
     cards: list[CardReading] = []
+    by_outline: dict[int, CardReading] = {}
+    centres: dict[int, np.ndarray] = {}
     for rd in sorted(readings, key=lambda x: (x.card == UNKNOWN, -x.confidence)):
-        centre = _card_centre(rd.candidate)
+        outline = on_card.get(id(rd.candidate))
+        if outline is not None:
+            card = by_outline.get(id(outline))
+            if card is None:
+                by_outline[id(outline)] = card = CardReading(rd.card, rd.confidence, outline.to_list(), [])
+                cards.append(card)
+            else:
+                _add_corner(card, rd, rd.card == card.card)
+            card.corners.append(rd)
+            continue
+        centre = centres[id(rd)] = _card_centre(rd.candidate)
         for card in cards:
-            other = card.corners[0].candidate
-            dist = float(np.hypot(*(centre - _card_centre(other)))) / other.length
+            first = card.corners[0]
+            if id(first) not in centres:
+                continue  # an isolated card: it holds all of its own readings already
+            other = first.candidate
             if rd.card == card.card and _opposite_corners(rd.candidate, other):
+                _add_corner(card, rd, True)
                 card.corners.append(rd)
-                if card.card != UNKNOWN:  # both corners agree
-                    card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)
                 break
-            if dist < 1.0:
-                if UNKNOWN not in (rd.card, card.card):
-                    card.card = UNKNOWN
+            if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
+                _add_corner(card, rd, False)
                 card.corners.append(rd)
                 break
         else:
@@ -224,11 +237,17 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     cards = [c for c in cards if c.card != UNKNOWN or not any(  # pips of a card we read are no news
         cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]
     for card in cards:
-        if len(card.corners) > 2:  # outline from the corner that agrees best with the others
-            centres = np.array([_card_centre(r.candidate) for r in card.corners])
-            best = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
+        if len(card.corners) > 2 and id(card.corners[0]) in centres:  # outline from the most central corner
+            middle = np.array([centres[id(r)] for r in card.corners])
+            best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
-        outline = next((on_card[id(r.candidate)] for r in card.corners if id(r.candidate) in (on_card or {})), None)
-        if outline is not None:
-            card.quad = outline.to_list()
     return cards
+
+
+def _add_corner(card: CardReading, rd: IndexReading, same_name: bool) -> None:
+    """Another corner reading of `card`: agreement raises the confidence, a contradiction makes it unknown."""
+    if same_name:
+        if card.card != UNKNOWN:
+            card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)
+    elif UNKNOWN not in (rd.card, card.card):
+        card.card = UNKNOWN

@@ -1,4 +1,4 @@
-"""Train the corner-index CNN with PyTorch on the CPU and export it to ONNX (run time: cv2.dnn, no torch).
+"""Train the corner-index CNN with PyTorch on the CPU and export it to ONNX (run time: ONNX Runtime, no torch).
 
     pip install -e '.[train]'
     python -m vision.training.cnn DATA_ROOT --members 1 --variants 2 --epochs 20 --out /tmp/first.json
@@ -91,9 +91,9 @@ class IndexNet(nn.Module):
         self.rank = nn.Linear(96, JUNK_RANK + 1)
         self.suit = nn.Linear(96, JUNK_SUIT + 1)
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         h = self.body(x)
-        return self.rank(h), self.suit(h)
+        return self.rank(h), self.suit(h), h  # h: the embedding enrolment compares
 
 
 def fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int = 0) -> IndexNet:
@@ -115,7 +115,7 @@ def fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int = 
             # cheap per-patch photometric noise on top of the per-photo variants
             xb = (xb + 0.5) * torch.empty(len(sel), 1, 1, 1).uniform_(0.8, 1.15) - 0.5
             xb = xb + 0.03 * torch.randn_like(xb)
-            lr, ls = net(xb)
+            lr, ls, _ = net(xb)
             loss = loss_fn(lr, rt[sel]) + loss_fn(ls, st[sel])
             opt.zero_grad()
             loss.backward()
@@ -134,7 +134,7 @@ def junk_scorer(net: IndexNet | CnnModel) -> JunkScore:
             pr, ps = net.forward(x)
         else:
             with torch.no_grad():
-                lr, ls = net(torch.from_numpy(x))
+                lr, ls, _ = net(torch.from_numpy(x))
             pr, ps = lr.softmax(1).numpy(), ls.softmax(1).numpy()
         return pr[:, JUNK_RANK] + ps[:, JUNK_SUIT]
     return score
@@ -143,7 +143,8 @@ def junk_scorer(net: IndexNet | CnnModel) -> JunkScore:
 def export(net: IndexNet, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, (torch.zeros(2, 3, CNN_H, CNN_W),), str(path), input_names=["patch"],
-                      output_names=["rank", "suit"], dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}},
+                      output_names=["rank", "suit", "embedding"],
+                      dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"}, "embedding": {0: "n"}},
                       opset_version=13, dynamo=False)
 
 
@@ -174,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
     args = ap.parse_args(argv)
     threads = torch.get_num_threads()
-    cv2.setNumThreads(1)  # the miner's cv2.dnn passes are small; don't fight torch's threads ...
+    cv2.setNumThreads(1)  # the proposer's OpenCV calls are small; don't fight torch's threads ...
     torch.set_num_threads(threads)  # ... and keep all of them for torch (they may share one OpenMP pool)
     synthetic = SampleSet()
     synthetic_scenes(args.synthetic, synthetic, encode=cnn_encoder, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
