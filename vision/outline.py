@@ -130,21 +130,20 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
     return outline
 
 
-def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]
-                      ) -> tuple[list[IndexCandidate], list[int], list[int]]:
+def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[list[IndexCandidate], list[int]]:
     """Index candidates in the index corners of isolated cards (rank above suit, upright in the card's
-    frame, where an index can be), and for each the number of its outline and of its corner window.
+    frame, where an index can be), and for each the number of its outline.
 
     Every index window is resampled upright at TILE_L px per L into one mosaic, so the ink threshold, the
     blob search and the pairing run once per frame, not once per corner."""
     frames = [(n, m) for n, o in enumerate(outlines) for m in o.index_frames()]
     if not frames:
-        return [], [], []
+        return [], []
     ink = _window_mosaic(frame, [outlines[n].quad for n, _ in frames], [m for _, m in frames])
     lo, hi = 0.55 * TILE_L, 1.7 * TILE_L
     cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3))
     if not cands:
-        return [], [], []
+        return [], []
     rank = np.array([c.rank_xy for c in cands])
     suit = np.array([c.suit_xy for c in cands])
     up_y = np.array([c.up[1] for c in cands])
@@ -164,7 +163,7 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]
         origin = np.array([t % _COLUMNS * _PITCH_X, t // _COLUMNS * _PITCH_Y], np.float64)
         pair = [mapped.setdefault(id(b), _to_image(b, m, origin)) for b in (c.rank, c.suit)]
         out.append(IndexCandidate(*pair))
-    return out, [frames[int(tile[i])][0] for i in keep], [int(tile[i]) for i in keep]
+    return out, [frames[int(tile[i])][0] for i in keep]
 
 
 def _window_mosaic(frame: np.ndarray, quads: list[np.ndarray], maps: list[np.ndarray]) -> np.ndarray:

@@ -110,7 +110,7 @@ class Recognizer:
     def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
         (by id of the candidate)."""
-        cands, owners, windows, outlines = self._propose(frame)
+        cands, owners, outlines = self._propose(frame)
         pr, ps, colour = self.model.score(frame, cands)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
@@ -121,12 +121,12 @@ class Recognizer:
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
         return self._select(cands, pr, ps, r, s, conf), on_card
 
-    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], np.ndarray, np.ndarray, list[CardOutline]]:
+    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], list[int], list[CardOutline]]:
         """Candidates: those in the index corners of isolated cards, then the general proposer's over
-        whatever else is on the table (with the isolated cards blacked out). Also each candidate's outline
-        and corner window (-1 for the general ones), and the outlines."""
+        whatever else is on the table (with the isolated cards blacked out). Also the number of each
+        candidate's outline (-1 for the general ones), and the outlines."""
         outlines, rest = find_outlines(frame)
-        cands, owners, windows = corner_candidates(frame, outlines)
+        cands, owners = corner_candidates(frame, outlines)
         if cv2.countNonZero(rest) >= _REST_MIN_PX:
             ink = ink_image(frame)
             for o in outlines:
@@ -134,8 +134,7 @@ class Recognizer:
             more = propose_indices(frame, self.glyph_px, ink)
             cands += more
             owners += [-1] * len(more)
-            windows += [-1] * len(more)
-        return cands, np.array(owners, int), np.array(windows, int), outlines
+        return cands, owners, outlines
 
     def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
                              ) -> np.ndarray:
@@ -179,19 +178,6 @@ class Recognizer:
     def read(self, frame: np.ndarray) -> list[CardReading]:
         readings, on_card = self._read(frame)
         return group_corners(readings, on_card)
-
-
-def _both_corners_agree(owners: np.ndarray, windows: np.ndarray, named: np.ndarray, r: np.ndarray, s: np.ndarray
-                        ) -> np.ndarray:
-    """Named readings on an isolated card whose other index corner names the same card: two independent
-    readings at two places an index can be, so the jittered re-check is not needed."""
-    agree = np.zeros(len(windows), bool)
-    on_card = np.flatnonzero(named & (owners >= 0))
-    for i in on_card:
-        other = on_card[(owners[on_card] == owners[i]) & (windows[on_card] != windows[i]) & (r[on_card] == r[i])
-                        & (s[on_card] == s[i])]
-        agree[i] = len(other) > 0
-    return agree
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
