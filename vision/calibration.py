@@ -66,7 +66,7 @@ def table_colour(empty: np.ndarray) -> tuple[tuple[float, float, float], float]:
 def foreground(frame: np.ndarray, table_lab: tuple[float, float, float], std: float) -> np.ndarray:
     """Pixels that are not table: far from the table colour in Lab."""
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
-    dist = np.sqrt(((lab - np.float32(table_lab)) ** 2).sum(2))
+    dist = np.sqrt(((lab - np.array(table_lab, np.float32)) ** 2).sum(2))
     mask = (dist > max(25.0, 3 * std)).astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 

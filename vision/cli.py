@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 
 from vision.calibration import Calibration, calibrate
-from vision.detect import Detector
+from vision.detect import Detection, Detector
 from vision.evaluate import evaluate, read_manifest
 from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
@@ -47,25 +47,24 @@ def _calibration(args: argparse.Namespace) -> Calibration | None:
 def cmd_detect(args: argparse.Namespace) -> int:
     cal = _calibration(args)
     detector = Detector(_recognizer(args, cal), cal)
-    results: list[dict[str, object]] = []
-    status = 0
+    results: list[tuple[str, Detection | str]] = []  # per image, its detection or why it failed
     for path in args.images:
         try:
-            det = detector.detect(load_image(path))
-            results.append({"image": path, **det.to_json()})
+            results.append((path, detector.detect(load_image(path))))
         except ValueError as exc:
-            results.append({"image": path, "error": str(exc)})
-            status = 1
+            results.append((path, str(exc)))
+    status = 1 if any(isinstance(r, str) for _, r in results) else 0
     if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        for res in results:
-            if "error" in res:
-                print(f"{res['image']}: ERROR {res['error']}")
-                continue
-            names = [f"{c['card']}({c['confidence']:.2f})" for c in res["cards"]]  # type: ignore[union-attr]
-            down = sum(g["count"] for g in res["face_down"])  # type: ignore[union-attr]
-            print(f"{res['image']}: {' '.join(names) or '-'}" + (f" +{down} face-down" if down else ""))
+        print(json.dumps([{"image": path, **({"error": r} if isinstance(r, str) else r.to_json())}
+                          for path, r in results], indent=2))
+        return status
+    for path, r in results:
+        if isinstance(r, str):
+            print(f"{path}: ERROR {r}")
+            continue
+        names = [f"{c.card}({c.confidence:.2f})" for c in r.cards]
+        down = sum(g.count for g in r.face_down)
+        print(f"{path}: {' '.join(names) or '-'}" + (f" +{down} face-down" if down else ""))
     return status
 
 

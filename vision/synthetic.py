@@ -42,7 +42,7 @@ class SceneStyle:
 @lru_cache(maxsize=1)
 def _faces() -> dict[str, np.ndarray]:
     with np.load(FACES) as z:
-        return {k: cv2.imdecode(z[k], cv2.IMREAD_COLOR) for k in z.files}
+        return {k: np.asarray(cv2.imdecode(z[k], cv2.IMREAD_COLOR)) for k in z.files}
 
 
 def card_names() -> list[str]:
@@ -85,8 +85,8 @@ def camera_homography(style: SceneStyle) -> np.ndarray:
     """Table plane -> image: a slight keystone, as from a camera not exactly overhead."""
     w, h = style.size
     t = style.tilt
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[w * t, h * t], [w * (1 - t), h * t], [w, h], [0, h]])
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = np.array([[w * t, h * t], [w * (1 - t), h * t], [w, h], [0, h]], np.float32)
     return cv2.getPerspectiveTransform(src, dst)
 
 
@@ -105,7 +105,7 @@ def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int 
     canvas = _table(style, rng)
     H = camera_homography(style)
     mask_src = _rounded_mask()
-    src_quad = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+    src_quad = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
     quads: list[np.ndarray] = []
     for card in cards:
         quad = cv2.perspectiveTransform(card_corners(card, style.card_width)[None], H)[0]

@@ -165,7 +165,7 @@ def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
     from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render
 
     rng = np.random.default_rng(seed)
-    src = np.float32([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]])
+    src = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
     found = 0
     for k in range(count):
         style = SceneStyle(card_width=float(rng.uniform(95, 190)),
@@ -181,7 +181,7 @@ def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
                 continue
             M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
             for (x0, y0), (x1, y1) in _FACE_INDEX_BOXES:
-                pts = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), M)[0]
+                pts = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32), M)[0]
                 boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
         found += label_candidates(img, boxes, out, rng, jitters=jitters, neg_per_image=30, encode=encode,
                                   turn_deg=turn_deg, scale=scale)
