@@ -20,10 +20,10 @@ CNN_W, CNN_H = 20, 32
 # Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
 # (-0.52, -1.5), so the patch shows ~0.5 L of table beyond both corner edges.
 CNN_EXTENT = (-1.0, 1.0, -1.8, 1.4)
-# The part of the patch holding the index glyphs (x -0.625..0.625 L, y -1.15..1.15 L): the ink colour
-# is measured there only, not on the table beyond the card's corner.
-_INDEX = (slice(round((-1.15 + 1.8) / 3.2 * CNN_H), round((1.15 + 1.8) / 3.2 * CNN_H)),
-          slice(round((-0.625 + 1.0) / 2.0 * CNN_W), round((0.625 + 1.0) / 2.0 * CNN_W)))
+# The part of the patch holding the index glyphs (x -0.4..0.4 L, y -0.95..0.95 L): the ink colour is
+# measured there only, not on the table beyond the card's corner, which a dark table would make 'ink'.
+_INDEX = (slice(round((-0.95 + 1.8) / 3.2 * CNN_H), round((0.95 + 1.8) / 3.2 * CNN_H)),
+          slice(round((-0.4 + 1.0) / 2.0 * CNN_W), round((0.4 + 1.0) / 2.0 * CNN_W)))
 DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
 
 
