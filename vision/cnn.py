@@ -69,6 +69,8 @@ class CnnModel:
         path = Path(path)
         options = ort.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
+        if not path.is_file():
+            raise ValueError(f"cannot load card model {path}: no such file")
         try:
             meta = json.loads(path.with_suffix(".json").read_text())
             members = [path] if path.suffix == ".onnx" else [path.parent / m for m in meta["members"]]

@@ -17,11 +17,9 @@ from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask,
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
-# Height over width of a card: poker 1.40, bridge and piquet ~1.56; a tilted camera or an image
-# stretched by a dataset tool moves it either way.
-ASPECT = (1.0, 2.0)
-# Below this ratio the short side is not told reliably.
-SQUARE = 1.2
+# Height over width of a card under a moderately tilted camera: poker 1.40, bridge and piquet ~1.56.
+# (Two overlapping cards can make a near-square outline: those are left to the general proposer.)
+ASPECT = (1.25, 1.85)
 # Region area over its quad's area: a card is convex and fills its outline.
 MIN_FILL = 0.88
 # Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
@@ -62,14 +60,12 @@ class CardOutline:
         return float(np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
 
     def index_frames(self) -> list[np.ndarray]:
-        """Per corner that may carry an index, the affine map (2, 3) from window pixels (TILE_L per L) to
-        image pixels. A near-square outline (an image stretched by a dataset tool, a steep camera) does
-        not tell its short side: then all four corners are searched, each in its own upright frame."""
+        """Per index corner, the affine map (2, 3) from window pixels (TILE_L per L) to image pixels."""
         q = self.quad
         frames = []
-        for c in (0, 2) if self.height >= SQUARE * self.width else (0, 1, 2, 3):
+        for c in (0, 2):
             right, down = q[(c + 1) % 4] - q[c], q[(c + 3) % 4] - q[c]
-            # L along each side (a card is 6.4 L wide and 9.6 L high), so a stretched card comes out true
+            # L along each side (a card is 6.4 L wide and 9.6 L high): a foreshortened card comes out true
             right *= 1 / 6.4 / TILE_L
             down *= 1 / 9.6 / TILE_L
             frames.append(np.array([[right[0], down[0], q[c][0]], [right[1], down[1], q[c][1]]], np.float32))
@@ -96,7 +92,7 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
     s = _SCALE
     small = ink_image(cv2.resize(frame, (w // s, h // s), interpolation=cv2.INTER_LINEAR))
     _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     outlines: list[CardOutline] = []
     min_area = (0.65 * card_area if card_area else MIN_WIDTH_PX ** 2 * ASPECT[0]) / (s * s)
     max_area = 1.4 * card_area / (s * s) if card_area else 0.25 * small.size
@@ -116,9 +112,12 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
         return None  # cut by the frame's edge: not a whole card
     hull = cv2.convexHull(cnt)
     approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-    quad = approx.reshape(-1, 2) if len(approx) == 4 else cv2.boxPoints(cv2.minAreaRect(cnt))
-    # +0.5: a small pixel's centre; the region is one small pixel short of the paper's edge on each side
-    quad = order_quad((np.asarray(quad, np.float32) + 0.5) * _SCALE)
+    if len(approx) != 4:
+        return None
+    corners = _sharp_corners(cnt.reshape(-1, 2).astype(np.float32), approx.reshape(4, 2).astype(np.float32))
+    if corners is None:
+        return None
+    quad = order_quad((corners + 0.5) * _SCALE)  # + 0.5: small pixel centres
     quad_area = cv2.contourArea(quad)
     if quad_area <= 0 or cv2.contourArea(cnt) * _SCALE ** 2 < MIN_FILL * quad_area:
         return None
@@ -128,6 +127,37 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
     if card_area and not 0.7 * card_area <= quad_area <= 1.35 * card_area:
         return None
     return outline
+
+
+def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
+    """The card's corners as the crossings of straight lines fitted to its four sides (away from the
+    rounded corners), each pushed out by half a pixel: the contour runs through the edge pixels' centres.
+    None when a side has too few points to be a straight edge."""
+    centre = approx.mean(axis=0)
+    lines = []
+    for k in range(4):
+        a, b = approx[k], approx[(k + 1) % 4]
+        side = b - a
+        length = float(np.linalg.norm(side))
+        along = (points - a) @ side / length ** 2
+        normal = np.array([side[1], -side[0]]) / length
+        near = points[(along > 0.15) & (along < 0.85) & (np.abs((points - a) @ normal) < 2.0)]
+        if len(near) < 3:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        normal = np.array([vy, -vx])
+        if (np.array([x0, y0]) - centre) @ normal < 0:
+            normal = -normal  # pointing out of the card
+        lines.append((np.array([x0, y0]) + 0.5 * normal, np.array([vx, vy])))
+    corners = []
+    for k in range(4):
+        (p, u), (q, v) = lines[k - 1], lines[k]
+        det = u[0] * -v[1] + v[0] * u[1]
+        if abs(det) < 1e-3:
+            return None
+        t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / det
+        corners.append(p + t * u)
+    return np.array(corners, np.float32)
 
 
 def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[list[IndexCandidate], list[int]]:

@@ -182,13 +182,13 @@ class Recognizer:
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
     """Merge the two corner indices of one card. Readings on an isolated card's outline (`on_card`, by id
-    of the candidate) are that card, which takes the outline's quad; others pair up by name and implied
-    card centre.
+    of the candidate) are that card, which takes the outline's quad, unless they name different cards
+    (two overlapping cards can look like one); others pair up by name and implied card centre.
 
     Two corners of the very same card naming different cards contradict each other: that card becomes
     unknown rather than either guess.
     """
-    on_card = on_card or {}
+    on_card = _consistent_outlines(readings, on_card or {})
     cards: list[CardReading] = []
     by_outline: dict[int, CardReading] = {}
     centres: dict[int, np.ndarray] = {}
@@ -228,6 +228,16 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
     return cards
+
+
+def _consistent_outlines(readings: list[IndexReading], on_card: dict[int, CardOutline]) -> dict[int, CardOutline]:
+    """`on_card` without the outlines whose corners name two different cards: such an outline is two
+    cards overlapping end to end, whose readings are grouped like any others."""
+    named: dict[int, set[str]] = {}
+    for rd in readings:
+        if id(rd.candidate) in on_card and rd.card != UNKNOWN:
+            named.setdefault(id(on_card[id(rd.candidate)]), set()).add(rd.card)
+    return {k: o for k, o in on_card.items() if len(named.get(id(o), ())) <= 1}
 
 
 def _add_corner(card: CardReading, rd: IndexReading, same_name: bool) -> None:

@@ -1,0 +1,113 @@
+"""Isolated cards by their outline: found, ordered so that the index corners are known, read from those
+corners only, and reported with the card's own edges as the quad."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.glyphs import Blob, IndexCandidate
+from vision.outline import CardOutline, corner_candidates, find_outlines, order_quad
+from vision.recognize import IndexReading, Recognizer, group_corners
+from vision.synthetic import PlacedCard, SceneStyle, render
+
+STYLE = SceneStyle(size=(800, 450), card_width=110)
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def _corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance, the truth's corners taken in the best cyclic order."""
+    return min(float(np.abs(np.roll(truth, k, axis=0) - found).max()) for k in range(4))
+
+
+def test_isolated_cards_found_touching_ones_left_to_the_general_proposer() -> None:
+    cards = [PlacedCard("QS", 150, 150, 20), PlacedCard("7D", 620, 300, -70),
+             # two cards overlapping: not one card's outline
+             PlacedCard("9C", 380, 250, 0), PlacedCard("2H", 440, 270, 10)]
+    frame, quads = render(cards, STYLE, seed=3)
+    outlines, rest = find_outlines(frame)
+    assert len(outlines) == 2
+    for outline, truth in zip(sorted(outlines, key=lambda o: o.quad[:, 0].mean()), (quads[0], quads[1])):
+        assert _corner_error(outline.quad, truth) < 4  # px, on a 110 px wide card
+        assert outline.height / outline.width == pytest.approx(384 / 256, abs=0.08)
+    # what is left for the general proposer is the overlapping pair, not the isolated cards
+    ys, xs = np.nonzero(rest)
+    assert len(xs) and 300 / 4 < xs.mean() < 520 / 4
+
+
+def test_index_corners_are_the_cards_top_left_and_bottom_right() -> None:
+    """quad[0] and quad[2] are where the indices are, whichever way the card is turned."""
+    for angle in (0, 35, 90, 160, 200, 290):
+        frame, quads = render([PlacedCard("5C", 400, 225, angle)], STYLE, seed=angle)
+        (outline,), _ = find_outlines(frame)
+        truth = quads[0]  # clockwise from the card's top-left: the indices are at truth[0] and truth[2]
+        gaps = [float(np.abs(outline.quad[0] - truth[k]).max()) for k in (0, 2)]
+        k = int(np.argmin(gaps))
+        assert gaps[k] < 4 and np.abs(outline.quad[2] - truth[(2, 0)[k]]).max() < 4, angle
+
+
+def test_order_quad_is_clockwise_from_a_short_side() -> None:
+    tall = np.array([[0, 0], [0, 140], [100, 140], [100, 0]], np.float32)  # counter-clockwise on screen
+    q = order_quad(tall)
+    assert cv2.contourArea(q, oriented=True) > 0
+    assert np.linalg.norm(q[1] - q[0]) == pytest.approx(100)
+
+
+def test_candidates_only_in_the_index_corners() -> None:
+    frame, quads = render([PlacedCard("10H", 400, 225, 25)], STYLE, seed=1)
+    outlines, _ = find_outlines(frame)
+    cands, owners = corner_candidates(frame, outlines)
+    assert cands and set(owners) == {0}
+    index_corners = quads[0][[0, 2]]
+    for c in cands:  # every candidate within ~2 L of an index corner (L = 110 / 6.4 px)
+        assert min(np.hypot(*(np.array(c.centre) - p)) for p in index_corners) < 2.2 * 110 / 6.4
+
+
+def test_reading_isolated_cards_gives_their_edges_as_quad(recognizer: Recognizer) -> None:
+    cards = [PlacedCard("KH", 200, 200, 15), PlacedCard("3S", 560, 230, -40)]
+    frame, quads = render(cards, STYLE, seed=7)
+    read = {c.card: c for c in recognizer.read(frame)}
+    assert set(read) == {"KH", "3S"}
+    for card, truth in zip(cards, quads):
+        assert len(read[card.card].corners) == 2  # both corners read, merged into one card
+        assert _corner_error(np.array(read[card.card].quad), truth) < 4
+
+
+def test_a_card_cut_by_the_frame_edge_is_not_an_outline() -> None:
+    frame, _ = render([PlacedCard("4D", 30, 225, 0)], STYLE, seed=5)
+    assert find_outlines(frame)[0] == []
+
+
+def test_outline_index_frames_map_window_pixels_onto_the_card() -> None:
+    outline = CardOutline(order_quad(np.array([[100, 100], [164, 100], [164, 196], [100, 196]], np.float32)))
+    first = outline.index_frames()[0]
+    assert first[:, 2].tolist() == [100, 100]  # window origin at the card's corner
+    # 24 window px = 1 L = 10 px across the card, and along it
+    assert np.hypot(*first[:, 0]) * 24 == pytest.approx(10) and np.hypot(*first[:, 1]) * 24 == pytest.approx(10)
+
+
+def test_an_outline_whose_corners_disagree() -> None:
+    """Two cards overlapping so that their union looks like one card: its two index corners name
+    different cards. Both are reported, each with the quad implied by its own index. When the two
+    indices imply the very same card, though, it is one card misread: unknown, as ever."""
+    union = CardOutline(order_quad(np.array([[100, 100], [184, 100], [184, 196], [100, 196]], np.float32)))
+
+    def index(rank_xy: tuple[float, float], suit_xy: tuple[float, float]) -> IndexCandidate:
+        return IndexCandidate(*(Blob(x, y, int(x) - 3, int(y) - 4, 6, 8, 30) for x, y in (rank_xy, suit_xy)))
+    # L = 10 px: each index implies a 64 x 96 card; these two lie 20 px apart
+    top_left, bottom_right = index((105, 110), (105, 120)), index((179, 186), (179, 176))
+    on_union = {id(top_left): union, id(bottom_right): union}
+    cards = group_corners([IndexReading(top_left, "6S", 0.99), IndexReading(bottom_right, "JD", 0.98)], on_union)
+    assert sorted(c.card for c in cards) == ["6S", "JD"]
+    assert all(c.quad != union.to_list() for c in cards)
+    (card,) = group_corners([IndexReading(top_left, "6S", 0.99), IndexReading(bottom_right, "6S", 0.98)], on_union)
+    assert card.card == "6S" and card.quad == union.to_list() and card.confidence > 0.99
+    one_card = index((159, 186), (159, 176))  # the opposite corner of the very card top_left implies
+    outline = CardOutline(order_quad(np.array([[100, 100], [164, 100], [164, 196], [100, 196]], np.float32)))
+    (card,) = group_corners([IndexReading(top_left, "6S", 0.99), IndexReading(one_card, "JD", 0.98)],
+                            {id(top_left): outline, id(one_card): outline})
+    assert card.card == "unknown"
