@@ -2,7 +2,7 @@
 
     pip install -e '.[train]'
     python -m vision.training.cnn DATA_ROOT --members 1 --variants 2 --epochs 20 --out /tmp/first.json
-    python -m vision.training.cnn DATA_ROOT --members 2 --miner /tmp/first_0.onnx   # -> vision/models/generic.json
+    python -m vision.training.cnn DATA_ROOT --members 2 --miner /tmp/first.json   # -> vision/models/generic.json
 
 Training data: the 'train' split of ammememe_roboflow (by file-name hash) in several photometric variants
 (blur, noise, JPEG, grey, brightness/contrast, colour cast, down-and-up scaling) with rotated, scaled and
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", type=int, default=4, help="photometric variants per training photo")
     ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
     ap.add_argument("--rounds", type=int, default=1, help="rounds 2+ add the previous net's hard negatives")
-    ap.add_argument("--miner", type=Path, help="an exported .onnx whose hard negatives round 1 adds already")
+    ap.add_argument("--miner", type=Path, help="an exported model manifest (.json) whose hard negatives round 1 adds")
     ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
     args = ap.parse_args(argv)
     threads = torch.get_num_threads()
