@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask, propose
+from vision.glyphs import Blob, IndexCandidate, find_glyphs, ink_image, ink_mask_and_paper, pair_glyphs
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
@@ -133,30 +133,29 @@ def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
     """The card's corners as the crossings of straight lines fitted to its four sides (away from the
     rounded corners), each pushed out by half a pixel: the contour runs through the edge pixels' centres.
     None when a side has too few points to be a straight edge."""
+    sides = np.roll(approx, -1, axis=0) - approx  # side k runs from corner k to corner k + 1
+    lengths = np.linalg.norm(sides, axis=1)
+    rel = points[:, None, :] - approx[None]  # (N, 4, 2)
+    along = (rel * sides).sum(2) / lengths ** 2
+    across = np.abs(rel[..., 0] * sides[:, 1] - rel[..., 1] * sides[:, 0]) / lengths
+    on_side = (along > 0.15) & (along < 0.85) & (across < 2.0)
     centre = approx.mean(axis=0)
     lines = []
     for k in range(4):
-        a, b = approx[k], approx[(k + 1) % 4]
-        side = b - a
-        length = float(np.linalg.norm(side))
-        along = (points - a) @ side / length ** 2
-        normal = np.array([side[1], -side[0]]) / length
-        near = points[(along > 0.15) & (along < 0.85) & (np.abs((points - a) @ normal) < 2.0)]
+        near = points[on_side[:, k]]
         if len(near) < 3:
             return None
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        normal = np.array([vy, -vx])
-        if (np.array([x0, y0]) - centre) @ normal < 0:
-            normal = -normal  # pointing out of the card
-        lines.append((np.array([x0, y0]) + 0.5 * normal, np.array([vx, vy])))
+        vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        nx, ny = (vy, -vx) if (x0 - centre[0]) * vy - (y0 - centre[1]) * vx >= 0 else (-vy, vx)  # outwards
+        lines.append((x0 + 0.5 * nx, y0 + 0.5 * ny, vx, vy))
     corners = []
     for k in range(4):
-        (p, u), (q, v) = lines[k - 1], lines[k]
-        det = u[0] * -v[1] + v[0] * u[1]
+        (px, py, ux, uy), (qx, qy, wx, wy) = lines[k - 1], lines[k]
+        det = wx * uy - ux * wy
         if abs(det) < 1e-3:
             return None
-        t = ((q - p)[0] * -v[1] + v[0] * (q - p)[1]) / det
-        corners.append(p + t * u)
+        t = (wx * (qy - py) - wy * (qx - px)) / det
+        corners.append((px + t * ux, py + t * uy))
     return np.array(corners, np.float32)
 
 
@@ -171,7 +170,8 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[l
         return [], []
     ink = _window_mosaic(frame, [outlines[n].quad for n, _ in frames], [m for _, m in frames])
     lo, hi = 0.55 * TILE_L, 1.7 * TILE_L
-    cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3))
+    mask, local_paper = ink_mask_and_paper(ink, int(hi * 0.8), None)
+    cands = pair_glyphs(*find_glyphs(mask, lo * 0.4, hi * 1.3, ink=ink, local_paper=local_paper))
     if not cands:
         return [], []
     rank = np.array([c.rank_xy for c in cands])
