@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from controller.cli import main
-from vision.calibration import Calibration, default_zones, table_colour
 from vision.detect import Detection, Detector
 from vision.sources import Frame, ImageFolderSource, ReconnectingSource, VideoCaptureSource
-from vision.synthetic import FACE_H, FACE_W, SyntheticSceneSource, render
+from vision.synthetic import SyntheticSceneSource, render
 from vision.tracking import DuplicateCard, TableTracker
-from vision.watch import SYNTHETIC_STYLE, CameraStatus, Watcher, event_json, open_source, synthetic_game
+from vision.watch import (SYNTHETIC_STYLE, CameraStatus, Watcher, event_json, open_source, synthetic_calibration,
+                          synthetic_game)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
@@ -41,11 +41,7 @@ def no_detection(frame: np.ndarray) -> Detection:
 
 
 def test_cli_synthetic_game_with_calibration(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    style = SYNTHETIC_STYLE
-    lab, std = table_colour(render([], style)[0])
-    cal = Calibration(style.size, style.card_width, style.card_width * FACE_H / FACE_W, lab, std,
-                      default_zones(style.size))
-    cal.save(tmp_path / "cal.json")
+    synthetic_calibration().save(tmp_path / "cal.json")
     assert [[c.card for c in scene if c.face_up] for scene in synthetic_game(0)] == [
         ["AH"], ["AH", "3S"], ["AH", "3S", "5H"], ["5H"]]
     code, events, _ = run(capsys, "--source", "synthetic", "--calibration", str(tmp_path / "cal.json"))

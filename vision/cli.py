@@ -17,7 +17,7 @@ from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
 from vision.tracking import TableTracker
-from vision.watch import Watcher, event_json, open_source, stop_on_signals
+from vision.watch import Watcher, event_json, open_source, stop_on_signals, synthetic_calibration
 
 
 def progress_bar(label: str) -> Any:
@@ -121,7 +121,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    cal = _calibration(args)
+    # the scripted synthetic game knows its own calibration
+    cal = _calibration(args) or (synthetic_calibration() if args.source.partition(":")[0] == "synthetic" else None)
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)
@@ -190,7 +191,8 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",
                        description="Read frames, track the table, print each observation and camera status "
                                    "change as one JSON line. Without --calibration there are no zones: the whole "
-                                   "frame is one zone 'table', and face-down cards are not counted.")
+                                   "frame is one zone 'table', and face-down cards are not counted (the synthetic "
+                                   "source brings its own calibration).")
     p.add_argument("--source", required=True,
                    help="picamera2, a camera index (0) or /dev/videoN, a video file, a folder of images, "
                         "or synthetic[:SEED] (a scripted hand)")
