@@ -8,8 +8,8 @@ import pytest
 
 from vision.detect import Detection, FaceDownGroup
 from vision.recognize import UNKNOWN, CardReading
-from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, TableTracker,
-                             Voter, diff_states, zone_state)
+from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, FaceDownPiles,
+                             TableTracker, Voter, diff_states, zone_state)
 
 ZONES = {"seat-1-play": [[0, 0], [100, 0], [100, 100], [0, 100]],
          "crib": [[200, 0], [300, 0], [300, 100], [200, 100]]}
@@ -79,3 +79,25 @@ def test_tracker_settles_votes_and_idles() -> None:
     out = [tracker.process(frames["played"]) for _ in range(6)]
     assert [o for o in out if o] == [[CardPlaced("QS", "seat-1-play")]]  # emitted once, after 2 votes
     assert len(calls) == 6
+
+
+def test_face_down_piles_count_arrivals() -> None:
+    def pile_frame(*shifts: int) -> tuple[np.ndarray, FaceDownGroup]:
+        """Squared cards (40 x 60 px, a dark band across each) at the crib: one frame shows one card."""
+        frame = np.full((100, 320, 3), 60, np.uint8)
+        for dx in shifts:
+            frame[20:80, 230 + dx:270 + dx] = 230
+            frame[45:55, 235 + dx:265 + dx] = 90
+        x0, x1 = 230 + min(shifts), 270 + max(shifts)
+        quad = [[x0, 20], [x1, 20], [x1, 80], [x0, 80]]
+        return frame, FaceDownGroup(1, quad, quad, card_area=2400.0)
+
+    piles = FaceDownPiles()
+    frame, group = pile_frame(0)
+    assert piles.read(frame, [group], ZONES, first=True) == {"crib": 1}
+    frame, group = pile_frame(0, 3)  # a second card lands 3 px off: the footprint and pixels change
+    assert piles.read(frame, [group], ZONES, first=True) == {"crib": 2}
+    assert piles.read(frame, [group], ZONES, first=False) == {"crib": 2}
+    assert piles.read(frame, [group], ZONES, first=True) == {"crib": 2}  # settled again, nothing changed
+    assert piles.read(frame, [FaceDownGroup(3, group.quad, group.outline, 2400.0)], ZONES, first=True) == {"crib": 3}
+    assert piles.read(np.full_like(frame, 60), [], ZONES, first=True) == {}  # taken away

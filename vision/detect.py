@@ -1,22 +1,30 @@
 """Whole-frame detection: face-up cards from their corner indices, plus card-shaped regions without a
-readable index (face-down cards, counted by area, or face-up cards we could not read: unknown).
+readable index (face-down cards, counted by the card outlines they show, or face-up cards we could not
+read: unknown).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration, foreground
+from vision.facedown import count_in_region
 from vision.recognize import UNKNOWN, CardReading, Recognizer
 from vision.sources import check_frame
 
 
 @dataclass(frozen=True)
 class FaceDownGroup:
+    """One non-table region of face-down cards. `count` is what this frame shows (cards whose outline is
+    visible, at least what the area needs); a squared pile hides cards, which only tracking can count.
+    `outline` is the region's contour and `card_area` the calibrated card area (px), for the tracker."""
     count: int
     quad: list[list[float]]
+    outline: list[list[float]] = field(default_factory=list)
+    card_area: float = 0.0
 
     def to_json(self) -> dict[str, object]:
         return {"count": self.count, "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad]}
@@ -71,7 +79,9 @@ class Detector:
             if _paper_fraction(frame, cnt) > 0.5:
                 cards.append(CardReading(UNKNOWN, 0.0, cv2.boxPoints(cv2.minAreaRect(cnt)).tolist()))
                 continue
-            groups.append(FaceDownGroup(max(1, round(area / cal.card_area)),
-                                        cv2.boxPoints(cv2.minAreaRect(cnt)).tolist()))
+            # a card may look up to ~15 % larger than calibrated (perspective, blur), so area gives a floor
+            least = max(1, math.ceil(area / (1.15 * cal.card_area)))
+            outline = cv2.approxPolyDP(cnt, 1.0, True).reshape(-1, 2).astype(float).tolist()
+            groups.append(FaceDownGroup(max(least, count_in_region(frame, cnt, cal)),
+                                        cv2.boxPoints(cv2.minAreaRect(cnt)).tolist(), outline, cal.card_area))
         return groups
-

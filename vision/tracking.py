@@ -1,16 +1,17 @@
-"""From detections to observations: cheap change detection, settle-then-recognise, k-of-n voting per
-zone, and the duplicate-card flag. Emits only changes of the voted table state.
+"""From detections to observations: cheap change detection, settle-then-recognise, face-down piles
+counted as cards land on them, k-of-n voting per zone, and the duplicate-card flag. Emits only changes
+of the voted table state.
 """
 from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from vision.detect import Detection
+from vision.detect import Detection, FaceDownGroup
 from vision.recognize import UNKNOWN
 
 OFF_ZONE = "table"
@@ -120,6 +121,92 @@ def zone_state(det: Detection, zones: dict[str, list[list[float]]]) -> tuple[Zon
     return state, dups
 
 
+@dataclass
+class _Pile:
+    count: int  # face-down cards in the zone as far as we know; never below what a frame shows
+    footprint: np.ndarray  # where its face-down regions lay at the settled scene's first read
+    shown: list[int] = field(default_factory=list)  # single-frame counts of that scene's reads
+
+
+@dataclass(frozen=True)
+class _PileChange:
+    kept: float  # share of the old footprint still covered
+    lost: int  # px of the old footprint now bare table
+    moved: int  # px gained by the footprint, or changed inside it
+
+
+def _pile_change(old: np.ndarray, new: np.ndarray, old_grey: np.ndarray, grey: np.ndarray) -> _PileChange:
+    slack = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))  # a region's edge wobbles by a pixel or two
+    both = cv2.bitwise_and(old, new)
+    changed = cv2.threshold(cv2.absdiff(old_grey, grey), 40, 255, cv2.THRESH_BINARY)[1]
+    return _PileChange(kept=cv2.countNonZero(both) / max(1, cv2.countNonZero(old)),
+                       lost=cv2.countNonZero(cv2.subtract(old, cv2.dilate(new, slack))),
+                       moved=cv2.countNonZero(cv2.subtract(new, cv2.dilate(old, slack)))
+                       + cv2.countNonZero(cv2.bitwise_and(cv2.erode(both, slack), changed)))
+
+
+class FaceDownPiles:
+    """Face-down counts per zone that count arrivals, which no single frame can: from above, a card laid
+    squarely on a pile hides itself and the cards under it.
+
+    At the first read of each settled scene, a zone's pile is compared with the last scene's: if its
+    footprint grew, or its pixels inside the footprint changed, by 4 % of a card area, and no card was
+    seen leaving, one card landed and the count rises by one; if the footprint is gone or mostly gone
+    (the pile taken away), or a quarter card of it turned to bare table (a card taken off), the count
+    falls back to what the frame shows. The count is never below the frame's own count (the cards whose
+    outline shows, `FaceDownGroup.count`).
+    Limits: squaring or nudging a pile by hand looks like an arrival, two cards dropped together on a
+    squared pile count as one, and a card slid off a squared pile goes unseen; the table session
+    cross-checks with the game (a cribbage crib holds 4 cards).
+    """
+
+    def __init__(self) -> None:
+        self.piles: dict[str, _Pile] = {}
+        self._grey: np.ndarray | None = None  # the last settled scene's first read
+
+    def read(self, frame: np.ndarray, groups: list[FaceDownGroup], zones: dict[str, list[list[float]]],
+             first: bool) -> dict[str, int]:
+        """Face-down count per zone for one read; `first`: the first read since the scene settled."""
+        shown, footprints = _zone_regions(frame.shape[:2], groups, zones)
+        if first:
+            green = np.ascontiguousarray(frame[..., 1] if frame.ndim == 3 else frame)  # most of the luminance
+            grey = cv2.GaussianBlur(green, (0, 0), 1.5)
+            card_area = max((g.card_area for g in groups), default=0.0)
+            self.piles = {zone: self._settle(zone, shown[zone], fp, grey, card_area) for zone, fp in footprints.items()}
+            self._grey = grey
+        counts = dict(shown)
+        for zone, pile in self.piles.items():
+            pile.shown.append(shown.get(zone, 0))
+            counts[zone] = max(pile.count, shown.get(zone, 0))
+        return counts
+
+    def _settle(self, zone: str, shown: int, footprint: np.ndarray, grey: np.ndarray, card_area: float) -> _Pile:
+        old = self.piles.get(zone)
+        if old is None or self._grey is None:
+            return _Pile(shown, footprint)
+        # the last scene's count; its reads' lower median, so one read's miscount does not stick
+        known = max(old.count, sorted(old.shown)[(len(old.shown) - 1) // 2])
+        change = _pile_change(old.footprint, footprint, self._grey, grey)
+        if change.kept < 0.5 or change.lost >= 0.25 * card_area:  # taken away, or cards seen leaving
+            return _Pile(shown, footprint)
+        if change.moved >= 0.04 * card_area:  # a card landed on the pile
+            return _Pile(max(shown, known + 1), footprint)
+        return _Pile(max(shown, known), footprint)
+
+
+def _zone_regions(shape: tuple[int, int], groups: list[FaceDownGroup], zones: dict[str, list[list[float]]]
+                  ) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+    """Per zone: the frame's face-down count, and the footprint of its face-down regions (a mask)."""
+    shown: dict[str, int] = {}
+    footprints: dict[str, np.ndarray] = {}
+    for group in groups:
+        zone = zone_of(_centre(group.quad), zones)
+        shown[zone] = shown.get(zone, 0) + group.count
+        mask = footprints.setdefault(zone, np.zeros(shape, np.uint8))
+        cv2.fillPoly(mask, [np.rint(np.array(group.outline or group.quad)).astype(np.int32)], 255)
+    return shown, footprints
+
+
 class Voter:
     """k-of-n voting: an item counts as present in a zone when it was seen in k of the last n reads."""
 
@@ -164,7 +251,8 @@ def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
 
 class TableTracker:
     """Feeds frames through change detection; once the scene has settled it recognises `n` frames,
-    votes, and reports how the voted state changed. A settled, unchanged table costs one thumbnail."""
+    counts face-down piles (`FaceDownPiles`), votes, and reports how the voted state changed. A settled,
+    unchanged table costs one thumbnail."""
 
     def __init__(self, detect: Callable[[np.ndarray], Detection], zones: dict[str, list[list[float]]],
                  k: int = 3, n: int = 5, settle_frames: int = 2) -> None:
@@ -172,6 +260,7 @@ class TableTracker:
         self.zones = zones
         self.change = ChangeDetector()
         self.voter = Voter(k, n)
+        self.piles = FaceDownPiles()
         self.settle_frames = settle_frames
         self.state: ZoneState = {}
         self._still = 0
@@ -188,9 +277,14 @@ class TableTracker:
         self._still += 1
         if self._still < self.settle_frames or self._reads_left == 0:
             return []
+        first = self._reads_left == self.voter.n
         self._reads_left -= 1
         self.recognitions += 1
-        current, dups = zone_state(self.detect(frame), self.zones)
+        det = self.detect(frame)
+        current, dups = zone_state(det, self.zones)
+        for zone, count in self.piles.read(frame, det.face_down, self.zones, first).items():
+            if count:
+                current.setdefault(zone, Counter())["#down"] = count
         voted = self.voter.vote(current)
         obs = diff_states(self.state, voted)
         self.state = voted
