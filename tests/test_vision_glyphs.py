@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vision.glyphs
-from vision.glyphs import (IndexCandidate, find_blobs, find_glyphs, ink_image, ink_mask, paper_integral, propose,
+from vision.glyphs import (Blob, IndexCandidate, find_blobs, find_glyphs, ink_image, ink_mask, paper_integral, propose,
                            propose_indices)
 from vision.sources import load_image
 from vision.synthetic import SceneStyle, random_layout, render
@@ -142,3 +142,12 @@ def test_paper_regions_propose_the_same_candidates_as_the_whole_frame(monkeypatc
     monkeypatch.setattr(vision.glyphs, "paper_regions", lambda ink, margin: None)
     whole = propose_indices(img, glyph_px, ink)
     assert len(fast) > 20 and sorted(map(_key, fast)) == sorted(map(_key, whole))
+
+
+def test_upright_windows_propose_rank_above_suit_only() -> None:
+    rank, suit = Blob(50, 40, 45, 34, 10, 12, 60), Blob(51, 55, 46, 50, 10, 10, 70)
+    both = propose([rank, suit])
+    assert {(c.rank.cy, c.suit.cy) for c in both} == {(40, 55), (55, 40)}
+    (upright,) = propose([rank, suit], upright_cos=0.9)
+    assert (upright.rank.cy, upright.suit.cy) == (40, 55)
+    assert propose([rank, Blob(70, 48, 65, 43, 10, 10, 70)], upright_cos=0.9) == []  # side by side

@@ -347,8 +347,10 @@ def _merge_pairs(blobs: list[Blob]) -> list[Blob]:
     return merged
 
 
-def propose(blobs: list[Blob], max_candidates: int = 4000) -> list[IndexCandidate]:
-    """Every ordered pair (rank, suit) whose sizes and spacing could be one corner index."""
+def propose(blobs: list[Blob], max_candidates: int = 4000, upright_cos: float | None = None) -> list[IndexCandidate]:
+    """Every ordered pair (rank, suit) whose sizes and spacing could be one corner index; with
+    `upright_cos`, only pairs whose rank sits above its suit (in image coordinates) within the angle of
+    that cosine (windows already turned upright: the others would only be thrown away)."""
     if not blobs:
         return []
     ranks = blobs + _merge_pairs(blobs)
@@ -367,6 +369,8 @@ def propose(blobs: list[Blob], max_candidates: int = 4000) -> list[IndexCandidat
     along = np.abs(axis[:, None, 0] * (rxy[:, None, 0] - sxy[None, :, 0])
                    + axis[:, None, 1] * (rxy[:, None, 1] - sxy[None, :, 1]))
     ok &= along < 0.5 * np.maximum(d, 1e-6)
+    if upright_cos is not None:
+        ok &= sxy[None, :, 1] - rxy[:, None, 1] >= upright_cos * d
     out = [IndexCandidate(ranks[i], blobs[j]) for i, j in zip(*np.nonzero(ok))]
     return out[:max_candidates]
 

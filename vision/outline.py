@@ -172,18 +172,17 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[l
     lo, hi = 0.55 * TILE_L, 1.7 * TILE_L
     # the plain blob search: the windows are clean paper at a fixed, ample scale (glyphs cut from the
     # table or split at a waist, as glyphs.find_glyphs does, read no more cards here and cost ~5 ms)
-    cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3))
+    cands = propose(find_blobs(ink_mask(ink, int(hi * 0.8)), lo * 0.4, hi * 1.3), upright_cos=MAX_TURN_COS)
     if not cands:
         return [], []
     rank = np.array([c.rank_xy for c in cands])
     suit = np.array([c.suit_xy for c in cands])
-    up_y = np.array([c.up[1] for c in cands])
     length = np.array([c.length for c in cands])
     tile = _tile_of(rank)
     # window pixels -> units of L from the window's corner
     u = ((rank[:, 0] + suit[:, 0]) / 2 - tile % _COLUMNS * _PITCH_X) / TILE_L
     v = ((rank[:, 1] + suit[:, 1]) / 2 - tile // _COLUMNS * _PITCH_Y) / TILE_L
-    keep = np.flatnonzero((tile == _tile_of(suit)) & (tile < len(frames)) & (up_y <= -MAX_TURN_COS)
+    keep = np.flatnonzero((tile == _tile_of(suit)) & (tile < len(frames))
                           & (length >= LENGTH_L[0] * TILE_L) & (length <= LENGTH_L[1] * TILE_L)
                           & (u >= CENTRE_X_L[0]) & (u <= CENTRE_X_L[1]) & (v >= CENTRE_Y_L[0]) & (v <= CENTRE_Y_L[1]))
     out: list[IndexCandidate] = []
