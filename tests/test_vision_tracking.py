@@ -9,7 +9,7 @@ import pytest
 from vision.detect import Detection, FaceDownGroup
 from vision.recognize import UNKNOWN, CardReading
 from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, FaceDownPiles,
-                             TableTracker, Voter, diff_states, zone_state)
+                             TableTracker, UnknownCards, Voter, diff_states, zone_state)
 
 ZONES = {"seat-1-play": [[0, 0], [100, 0], [100, 100], [0, 100]],
          "crib": [[200, 0], [300, 0], [300, 100], [200, 100]]}
@@ -77,8 +77,22 @@ def test_tracker_settles_votes_and_idles() -> None:
     out = [tracker.process(frames["empty"]) for _ in range(6)]
     assert all(o == [] for o in out) and len(calls) == 3  # n reads after settling, then idle
     out = [tracker.process(frames["played"]) for _ in range(6)]
-    assert [o for o in out if o] == [[CardPlaced("QS", "seat-1-play")]]  # emitted once, after 2 votes
+    assert [o for o in out if o] == [[CardPlaced("QS", "seat-1-play")]]  # emitted once, after its 3 reads
     assert len(calls) == 6
+
+
+def test_one_report_per_settled_scene() -> None:
+    """Voted over the settled scene's own reads, reported once when they are done: a card read as
+    unknown in some of its frames makes no running 'unreadable' counts or 'removed' / 'placed' flicker."""
+    empty = np.full((120, 320, 3), 40, np.uint8)
+    played = empty.copy()
+    played[40:60, 40:60] = 255
+    reads = iter([Detection()] * 5 + [Detection([card_at(name, 50, 50)]) for name in
+                                      ("QS", "QS", UNKNOWN, UNKNOWN, UNKNOWN)])
+    tracker = TableTracker(lambda frame: next(reads), ZONES, k=2, n=5, settle_frames=1)
+    reports = [o for o in (tracker.process(frame) for frame in [empty] * 6 + [played] * 6) if o]
+    # (reading by reading, the old sliding vote placed QS at its 2nd read and reported 1 unreadable at the 4th)
+    assert reports == [[UnknownCards("seat-1-play", 1), CardPlaced("QS", "seat-1-play")]]
 
 
 def test_face_down_piles_count_arrivals() -> None:

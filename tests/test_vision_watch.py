@@ -68,14 +68,14 @@ def write_scenes(folder: Path, scenes: list[np.ndarray], hold: int) -> None:
 def test_watcher_on_a_folder_without_calibration_uses_one_zone(tmp_path: Path) -> None:
     script = synthetic_game(0)
     scenes = [render(script[i], SYNTHETIC_STYLE, seed=i)[0] for i in (1, 3)]  # AH and 3S; the starter 5H and the crib
-    write_scenes(tmp_path / "frames", scenes, hold=4)
+    write_scenes(tmp_path / "frames", scenes, hold=5)
     tracker = TableTracker(Detector().detect, {}, k=2, n=3)
     events = list(Watcher(ImageFolderSource(tmp_path / "frames"), tracker))
     assert [str(e) for _, e in events] == [
         "camera online", "3S placed in table", "AH placed in table",
         # face-down cards are not counted without a calibration (no table colour, no card size)
         "3S removed from table", "5H placed in table", "AH removed from table"]
-    assert tracker.recognitions == 4  # two reads per scene: 2 of 3 votes, then the folder ended
+    assert tracker.recognitions == 6  # three reads per scene (2 of 3 votes), reported after the third
 
 
 def test_corrupt_and_empty_files_are_reported_once_and_skipped(tmp_path: Path) -> None:

@@ -251,14 +251,16 @@ def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
 
 class TableTracker:
     """Feeds frames through change detection; once the scene has settled it recognises `n` frames,
-    counts face-down piles (`FaceDownPiles`), votes, and reports how the voted state changed. A settled,
-    unchanged table costs one thumbnail."""
+    counts face-down piles (`FaceDownPiles`), votes over those n reads, and reports how the voted state
+    changed: one report per settled scene, so a card that reads as unknown in a few of its frames makes
+    no 'removed' / 'placed' flicker. A settled, unchanged table costs one thumbnail."""
 
     def __init__(self, detect: Callable[[np.ndarray], Detection], zones: dict[str, list[list[float]]],
                  k: int = 3, n: int = 5, settle_frames: int = 2) -> None:
         self.detect = detect
         self.zones = zones
         self.change = ChangeDetector()
+        self.k, self.n = k, n
         self.voter = Voter(k, n)
         self.piles = FaceDownPiles()
         self.settle_frames = settle_frames
@@ -271,13 +273,14 @@ class TableTracker:
     def process(self, frame: np.ndarray) -> list[Observation]:
         if self.change.changed(frame):
             self._still = 0
-            self._reads_left = self.voter.n
+            self._reads_left = self.n
+            self.voter = Voter(self.k, self.n)  # a new scene: its own reads only
             self._flagged.clear()
             return []
         self._still += 1
         if self._still < self.settle_frames or self._reads_left == 0:
             return []
-        first = self._reads_left == self.voter.n
+        first = self._reads_left == self.n
         self._reads_left -= 1
         self.recognitions += 1
         det = self.detect(frame)
@@ -286,8 +289,10 @@ class TableTracker:
             if count:
                 current.setdefault(zone, Counter())["#down"] = count
         voted = self.voter.vote(current)
-        obs = diff_states(self.state, voted)
-        self.state = voted
         new_dups = [d for d in dups if d not in self._flagged]  # flag once per settled scene
         self._flagged.update(new_dups)
+        if self._reads_left:
+            return new_dups
+        obs = diff_states(self.state, voted)
+        self.state = voted
         return obs + new_dups
