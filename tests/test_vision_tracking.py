@@ -83,7 +83,8 @@ def test_tracker_settles_votes_and_idles() -> None:
 
 def test_one_report_per_settled_scene() -> None:
     """Voted over the settled scene's own reads, reported once when they are done: a card read as
-    unknown in some of its frames makes no running 'unreadable' counts or 'removed' / 'placed' flicker."""
+    unknown in some of its frames is that card, not one more unreadable card, and makes no running
+    counts or 'removed' / 'placed' flicker."""
     empty = np.full((120, 320, 3), 40, np.uint8)
     played = empty.copy()
     played[40:60, 40:60] = 255
@@ -92,7 +93,7 @@ def test_one_report_per_settled_scene() -> None:
     tracker = TableTracker(lambda frame: next(reads), ZONES, k=2, n=5, settle_frames=1)
     reports = [o for o in (tracker.process(frame) for frame in [empty] * 6 + [played] * 6) if o]
     # (reading by reading, the old sliding vote placed QS at its 2nd read and reported 1 unreadable at the 4th)
-    assert reports == [[UnknownCards("seat-1-play", 1), CardPlaced("QS", "seat-1-play")]]
+    assert reports == [[CardPlaced("QS", "seat-1-play")]]
 
 
 def test_face_down_piles_count_arrivals() -> None:
@@ -115,3 +116,16 @@ def test_face_down_piles_count_arrivals() -> None:
     assert piles.read(frame, [group], ZONES, first=True) == {"crib": 2}  # settled again, nothing changed
     assert piles.read(frame, [FaceDownGroup(3, group.quad, group.outline, 2400.0)], ZONES, first=True) == {"crib": 3}
     assert piles.read(np.full_like(frame, 60), [], ZONES, first=True) == {}  # taken away
+
+
+def test_unknown_cards_are_the_cards_beyond_those_read_by_name() -> None:
+    voter = Voter(k=2, n=3)
+    z = "seat-1-play"
+    states = [{z: Counter({"QS": 1, "#unknown": 1})}, {z: Counter({"#unknown": 2})},
+              {z: Counter({"QS": 1, "#unknown": 1})}]
+    for state in states:
+        voted = voter.vote(state)
+    assert voted == {z: Counter({"QS": 1, "#unknown": 1})}  # two cards: QS and one never read
+    assert diff_states({}, voted) == [UnknownCards(z, 1), CardPlaced("QS", z)]
+    face_down_only = Voter(k=1, n=1).vote({"crib": Counter({"#down": 4})})
+    assert face_down_only == {"crib": Counter({"#down": 4})}  # face-down cards are not unknown face-up ones

@@ -5,7 +5,7 @@ of the voted table state.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -221,14 +221,22 @@ class Voter:
         out: ZoneState = {}
         zones = {z for s in self.history for z in s}
         for zone in zones:
-            keys = {key for s in self.history for key in s.get(zone, {})}
-            for key in keys:
-                # the multiplicity present in at least k reads
-                counts = sorted((s.get(zone, Counter())[key] for s in self.history), reverse=True)
-                held = counts[self.k - 1] if len(counts) >= self.k else 0
-                if held:
-                    out.setdefault(zone, Counter())[key] = held
+            reads = [s.get(zone, Counter()) for s in self.history]
+            voted = Counter({key: self._held(r[key] for r in reads) for key in {key for r in reads for key in r}})
+            # an unreadable card is mostly a card read by name in the other frames: the unknown ones are
+            # the cards the zone holds (voted like any item) beyond those voted by name
+            cards = self._held(sum(n for key, n in r.items() if key != "#down") for r in reads)
+            named = sum(n for key, n in voted.items() if not key.startswith("#"))
+            voted["#unknown"] = max(0, cards - named)
+            voted = +voted  # drop the zeros
+            if voted:
+                out[zone] = voted
         return out
+
+    def _held(self, counts: Iterable[int]) -> int:
+        """The multiplicity present in at least k of the reads."""
+        ranked = sorted(counts, reverse=True)
+        return ranked[self.k - 1] if len(ranked) >= self.k else 0
 
 
 def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
@@ -289,8 +297,8 @@ class TableTracker:
             if count:
                 current.setdefault(zone, Counter())["#down"] = count
         voted = self.voter.vote(current)
-        new_dups = [d for d in dups if d not in self._flagged]  # flag once per settled scene
-        self._flagged.update(new_dups)
+        new_dups: list[Observation] = [d for d in dups if d not in self._flagged]  # once per settled scene
+        self._flagged.update(dups)
         if self._reads_left:
             return new_dups
         obs = diff_states(self.state, voted)
