@@ -122,8 +122,8 @@ def main() -> None:
     truths = [{c.card for c in s} for s in scenes]
     card_h = style.card_width * FACE_H / FACE_W
     cal = Calibration(style.size, style.card_width, card_h, (0, 0, 0), 1.0, default_zones(style.size))
-    ours = Detector(Recognizer(glyph_px=cal.glyph_px()))
-    enrolled = Detector(Recognizer(enrolled_deck(), glyph_px=cal.glyph_px()))
+    ours = Detector(Recognizer(glyph_px=cal.glyph_px(), card_area=cal.card_area))
+    enrolled = Detector(Recognizer(enrolled_deck(), glyph_px=cal.glyph_px(), card_area=cal.card_area))
     base = TemplateBaseline()
 
     readers: dict[str, Callable[[np.ndarray], list[str]]] = {

@@ -111,3 +111,11 @@ def test_an_outline_whose_corners_disagree() -> None:
     (card,) = group_corners([IndexReading(top_left, "6S", 0.99), IndexReading(one_card, "JD", 0.98)],
                             {id(top_left): outline, id(one_card): outline})
     assert card.card == "unknown"
+
+
+def test_a_calibrated_card_size_rejects_other_sizes() -> None:
+    frame, quads = render([PlacedCard("QS", 250, 225, 10), PlacedCard("QS", 560, 225, -10)],
+                          STYLE, seed=8)
+    area = cv2.contourArea(quads[0].astype(np.float32))
+    assert len(find_outlines(frame, card_area=area)[0]) == 2
+    assert find_outlines(frame, card_area=2 * area)[0] == []  # calibrated for cards twice as large

@@ -37,7 +37,8 @@ def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer
         model = enroll(Path(args.enroll), _cnn_path(args.model), progress_bar("enrolling"))
     else:
         model = load_model(args.model)
-    return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None)
+    return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None,
+                      card_area=cal.card_area if cal else None)
 
 
 def _calibration(args: argparse.Namespace) -> Calibration | None:

@@ -53,7 +53,8 @@ def _paper_fraction(frame: np.ndarray, contour: np.ndarray) -> float:
 class Detector:
     def __init__(self, recognizer: Recognizer | None = None, calibration: Calibration | None = None) -> None:
         self.calibration = calibration
-        self.recognizer = recognizer or Recognizer(glyph_px=calibration.glyph_px() if calibration else None)
+        self.recognizer = recognizer or Recognizer(glyph_px=calibration.glyph_px() if calibration else None,
+                                                   card_area=calibration.card_area if calibration else None)
 
     def detect(self, frame: np.ndarray) -> Detection:
         check_frame(frame)

@@ -115,10 +115,13 @@ class Recognizer:
     """Generic or enrolled recognizer: the only difference is which model file it loads."""
 
     def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
-                 glyph_px: tuple[float, float] | None = None) -> None:
+                 glyph_px: tuple[float, float] | None = None, card_area: float | None = None) -> None:
+        """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
+        without them any glyph and card size is accepted."""
         self.model = model or load_model(DEFAULT_MODEL)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
+        self.card_area = card_area
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         return self._read(frame)[0]
@@ -142,7 +145,7 @@ class Recognizer:
         """Candidates: those in the index corners of isolated cards, then the general proposer's over
         whatever else is on the table (with the isolated cards blacked out). Also the number of each
         candidate's outline (-1 for the general ones), and the outlines."""
-        outlines, rest = find_outlines(frame)
+        outlines, rest = find_outlines(frame, self.card_area)
         cands, owners = corner_candidates(frame, outlines)
         if cv2.countNonZero(rest) >= _REST_MIN_PX:
             ink = ink_image(frame)
