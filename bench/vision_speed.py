@@ -20,11 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, default_zones
 from vision.detect import Detector
 from vision.enroll import EnrolledModel, enroll
 from vision.recognize import UNKNOWN, Recognizer
-from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, random_layout, render
+from vision.synthetic import PlacedCard, SceneStyle, _faces, random_layout, render, scene_calibration
 from vision.tracking import TableTracker
 
 WARP_W, WARP_H = 200, 300
@@ -120,8 +119,7 @@ def main() -> None:
     scenes = [random_layout(args.cards, style, seed=s) for s in range(args.frames)]
     frames = [render(s, style, seed=i)[0] for i, s in enumerate(scenes)]
     truths = [{c.card for c in s} for s in scenes]
-    card_h = style.card_width * FACE_H / FACE_W
-    cal = Calibration(style.size, style.card_width, card_h, (0, 0, 0), 1.0, default_zones(style.size))
+    cal = scene_calibration(style)
     ours = Detector(Recognizer(glyph_px=cal.glyph_px(), card_area=cal.card_area))
     enrolled = Detector(Recognizer(enrolled_deck(), glyph_px=cal.glyph_px(), card_area=cal.card_area))
     base = TemplateBaseline()
@@ -129,7 +127,7 @@ def main() -> None:
     readers: dict[str, Callable[[np.ndarray], list[str]]] = {
         "ours": lambda f: [c.card for c in ours.detect(f).cards if c.card != UNKNOWN],
         "enrolled": lambda f: [c.card for c in enrolled.detect(f).cards if c.card != UNKNOWN],
-        "baseline": lambda f: base.read(f, style.card_width * card_h)}
+        "baseline": lambda f: base.read(f, cal.card_area)}
     # The pipelines take turns frame by frame, `repeats` times; each frame's time is its fastest run (a
     # shared machine only ever adds time), and a pipeline's figure is the median over the frames.
     best = {name: [float("inf")] * len(frames) for name in readers}

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibration, default_zones, table_colour
+from vision.calibration import Calibration
 from vision.detect import Detector
-from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, render
+from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
 from vision.tracking import FaceDownCount, Observation, TableTracker
 
 STYLE = SceneStyle(size=(640, 360), card_width=60)  # small frames keep the file to a few seconds
@@ -24,9 +24,7 @@ TOSSES = [(0, 0, 3), (5, -3, -6), (-4, 4, 9), (3, 5, -2)]
 
 @pytest.fixture(scope="module")
 def cal() -> Calibration:
-    lab, std = table_colour(render([], STYLE)[0])
-    return Calibration(STYLE.size, STYLE.card_width, STYLE.card_width * FACE_H / FACE_W, lab, std,
-                       default_zones(STYLE.size))
+    return scene_calibration(STYLE)
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,9 @@ import pytest
 from controller.cli import main
 from vision.detect import Detection, Detector
 from vision.sources import Frame, ImageFolderSource, ReconnectingSource, VideoCaptureSource
-from vision.synthetic import SyntheticSceneSource, render
+from vision.synthetic import SyntheticSceneSource, render, scene_calibration
 from vision.tracking import DuplicateCard, TableTracker
-from vision.watch import (SYNTHETIC_STYLE, CameraStatus, Watcher, event_json, open_source, synthetic_calibration,
-                          synthetic_game)
+from vision.watch import SYNTHETIC_STYLE, CameraStatus, Watcher, event_json, open_source, synthetic_game
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
@@ -41,7 +40,7 @@ def no_detection(frame: np.ndarray) -> Detection:
 
 
 def test_cli_synthetic_game_with_calibration(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    synthetic_calibration().save(tmp_path / "cal.json")
+    scene_calibration(SYNTHETIC_STYLE).save(tmp_path / "cal.json")
     assert [[c.card for c in scene if c.face_up] for scene in synthetic_game(0)] == [
         ["AH"], ["AH", "3S"], ["AH", "3S", "5H"], ["5H"]]
     code, events, _ = run(capsys, "--source", "synthetic", "--calibration", str(tmp_path / "cal.json"))

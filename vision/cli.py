@@ -16,8 +16,9 @@ from vision.evaluate import evaluate, read_manifest
 from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
+from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
-from vision.watch import Watcher, event_json, open_source, stop_on_signals, synthetic_calibration
+from vision.watch import SYNTHETIC_STYLE, Watcher, event_json, open_source, stop_on_signals
 
 
 def progress_bar(label: str) -> Any:
@@ -123,7 +124,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     # the scripted synthetic game knows its own calibration
-    cal = _calibration(args) or (synthetic_calibration() if args.source.partition(":")[0] == "synthetic" else None)
+    cal = _calibration(args) or (scene_calibration(SYNTHETIC_STYLE) if args.source.partition(":")[0] == "synthetic" else None)
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.calibration import Calibration, default_zones, table_colour
 from vision.sources import Frame
 
 FACES = Path(__file__).with_name("assets") / "faces.npz"
@@ -177,3 +178,11 @@ class SyntheticSceneSource:
 
     def close(self) -> None:
         self.exhausted = True
+
+
+def scene_calibration(style: SceneStyle) -> Calibration:
+    """The calibration of rendered scenes, known exactly: their card size, their empty table's colour,
+    and the default zones."""
+    lab, std = table_colour(render([], style)[0])
+    return Calibration(style.size, style.card_width, style.card_width * FACE_H / FACE_W, lab, std,
+                       default_zones(style.size))

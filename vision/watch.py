@@ -19,8 +19,7 @@ import numpy as np
 
 from vision.sources import (Frame, FrameSource, ImageFolderSource, Picamera2Source, VideoCaptureSource,
                             check_frame)
-from vision.calibration import Calibration, default_zones, table_colour
-from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, SyntheticSceneSource, card_names, render
+from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, card_names
 from vision.tracking import (CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, Observation, TableTracker,
                              UnknownCards)
 
@@ -61,14 +60,6 @@ def synthetic_game(seed: int = 0, style: SceneStyle = SYNTHETIC_STYLE) -> list[l
     crib = [PlacedCard("", 0.35 * w, 0.5 * h, 2, face_up=False), PlacedCard("", 0.43 * w, 0.52 * h, 8, face_up=False)]
     turned = PlacedCard(starter, 0.57 * w, 0.5 * h, -3)
     return [[first], [first, second], [first, second, *crib, turned], [*crib, turned]]
-
-
-def synthetic_calibration(style: SceneStyle = SYNTHETIC_STYLE) -> Calibration:
-    """The scripted game's calibration, known exactly: its card size, its empty table's colour, and the
-    default zones the script lays its cards in."""
-    lab, std = table_colour(render([], style)[0])
-    return Calibration(style.size, style.card_width, style.card_width * FACE_H / FACE_W, lab, std,
-                       default_zones(style.size))
 
 
 class VideoFileSource(VideoCaptureSource):
