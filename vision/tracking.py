@@ -268,7 +268,6 @@ class TableTracker:
         self.detect = detect
         self.zones = zones
         self.change = ChangeDetector()
-        self.k, self.n = k, n
         self.voter = Voter(k, n)
         self.piles = FaceDownPiles()
         self.settle_frames = settle_frames
@@ -281,14 +280,14 @@ class TableTracker:
     def process(self, frame: np.ndarray) -> list[Observation]:
         if self.change.changed(frame):
             self._still = 0
-            self._reads_left = self.n
-            self.voter = Voter(self.k, self.n)  # a new scene: its own reads only
+            self._reads_left = self.voter.n
+            self.voter.history.clear()  # a new scene: its own reads only
             self._flagged.clear()
             return []
         self._still += 1
         if self._still < self.settle_frames or self._reads_left == 0:
             return []
-        first = self._reads_left == self.n
+        first = self._reads_left == self.voter.n
         self._reads_left -= 1
         self.recognitions += 1
         det = self.detect(frame)
