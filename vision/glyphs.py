@@ -76,10 +76,10 @@ def ink_mask(ink: np.ndarray, window: int, paper_level: float | None = None) -> 
     local mean down; the mean test keeps glyphs under glare and in grey photos. 'Paper nearby' is an
     Otsu split of the local max, or `paper_level` (the whole frame's split, when `ink` is a crop of it).
     """
-    return ink_mask_and_paper(ink, window, paper_level)[0]
+    return _ink_mask(ink, window, paper_level)[0]
 
 
-def ink_mask_and_paper(ink: np.ndarray, window: int, paper_level: float | None) -> tuple[np.ndarray, np.ndarray]:
+def _ink_mask(ink: np.ndarray, window: int, paper_level: float | None) -> tuple[np.ndarray, np.ndarray]:
     """`ink_mask` and the local max of `ink` it compares with (the brightest paper nearby)."""
     k = max(3, window | 1)
     paper = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
@@ -417,23 +417,17 @@ def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None
     paper = paper_integral(ink)
     regions = paper_regions(ink, margin=int(hi))
     if regions is None:
-        mask, local = ink_mask_and_paper(ink, window, None)
+        mask, local = _ink_mask(ink, window, None)
         blobs, halves = find_glyphs(mask, lo * 0.4, hi * 1.3, paper, ink=ink, local_paper=local)
     else:
         level = _paper_level(ink, window)
         blobs, halves = [], []
         for x0, y0, x1, y1 in regions:
-            mask, local = ink_mask_and_paper(ink[y0:y1, x0:x1], window, level)
+            mask, local = _ink_mask(ink[y0:y1, x0:x1], window, level)
             b, hv = find_glyphs(mask, lo * 0.4, hi * 1.3, paper[y0:y1 + 1, x0:x1 + 1], ink=ink[y0:y1, x0:x1],
                                 local_paper=local)
             blobs += [_shifted(v, x0, y0) for v in b]
             halves += [(_shifted(u, x0, y0), _shifted(v, x0, y0)) for u, v in hv]
-    return pair_glyphs(blobs, halves)
-
-
-def pair_glyphs(blobs: list[Blob], halves: list[tuple[Blob, Blob]]) -> list[IndexCandidate]:
-    """Candidates from `find_glyphs`: every pair `propose` makes of the blobs, plus both orientations of
-    every blob cut in two at its waist."""
     return propose(blobs) + [IndexCandidate(r, s) for u, v in halves for r, s in ((u, v), (v, u))]
 
 
