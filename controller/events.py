@@ -1,7 +1,8 @@
 """Reading the fields of a hand-history event, with specific errors for malformed ones."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from .cards import Card, CardError
 from .engine import Event, IllegalEvent
@@ -12,6 +13,18 @@ def event_type(event: Event) -> str:
     if not isinstance(kind, str):
         raise IllegalEvent("malformed event: missing 'type'")
     return kind
+
+
+Handler = TypeVar("Handler")
+
+
+def event_handler(handlers: Mapping[str, Handler], event: Event, game: str) -> Handler:
+    """The engine's handler for this event's type; an unknown type is named with the ones the game knows."""
+    kind = event_type(event)
+    handler = handlers.get(kind)
+    if handler is None:
+        raise IllegalEvent(f"unknown event type {kind!r} for {game} (it knows {', '.join(sorted(handlers))})")
+    return handler
 
 
 def require_int(event: Event, field: str) -> int:

@@ -154,7 +154,7 @@ def test_illegal_events_are_refused_with_specific_reasons():
         21: "no deal now: the hand is in the play phase",
         27: "card 7D is not in seat 0's hand (it is played by seat 1)",
         29: "new_hand: the deal passes to seat 1, not seat 0",
-        30: "unknown event type 'fold' for cribbage",
+        30: "unknown event type 'fold' for cribbage (it knows claim, deal, discard, go, new_hand, play, reveal, starter)",
     }
     # The refused lines changed nothing: the hand plays out exactly as the clean scenario does.
     assert results[-1]["scores"] == [14, 3]

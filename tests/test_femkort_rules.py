@@ -342,7 +342,7 @@ def test_r19_every_illegal_event_is_refused_with_its_reason() -> None:
     table.bad({"type": "play", "seat": 1, "card": None}, "malformed play event 'card'")
     table.bad({"type": "play", "seat": 7, "card": "10H"}, "no seat 7")
     table.bad({"type": "new_hand"}, "new_hand: hand 1 has started")
-    table.bad({"type": "reveal", "seat": 1, "cards": []}, "femkort has no 'reveal' event")
+    table.bad({"type": "reveal", "seat": 1, "cards": []}, "unknown event type 'reveal' for Femkort")
     table.bad({"type": "redeal_request", "seat": 1}, "not played at this table")
     table.play(1, "10H")
     table.bad({"type": "play", "seat": 1, "card": "5S"}, "seat 1 has already played to trick 1")

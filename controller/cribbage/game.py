@@ -28,7 +28,7 @@ from typing import Any
 
 from ..cards import Card
 from ..engine import Effect, Event, IllegalEvent, SetupError, score_effect, violation_effect
-from ..events import event_card, event_cards, event_hands, event_seat, event_type, optional_card, \
+from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
 from ..history import Header
 from ..holding import Holding
@@ -121,10 +121,7 @@ class CribbageGame:
     # ----- the Engine protocol -------------------------------------------------------------------
 
     def apply(self, event: Event) -> list[Effect]:
-        kind = event_type(event)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalEvent(f"unknown event type {kind!r} for cribbage")
+        handler = event_handler(_HANDLERS, event, "cribbage")
         if self.state.phase is Phase.GAME_OVER:
             raise IllegalEvent(f"the game is over: {self._result_text()}")
         effects: list[Effect] = []

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
 from ..engine import Effect, Event, IllegalEvent, SetupError
-from ..events import event_card, event_hands, event_seat, event_type, optional_card, require_int
+from ..events import event_card, event_handler, event_hands, event_seat, optional_card, require_int
 from ..history import Header
 from ..options import parse_options
 from . import hand as hands
@@ -40,10 +40,7 @@ class FemkortGame:
     # ---- the Engine protocol ------------------------------------------------------------------------
 
     def apply(self, event: Event) -> list[Effect]:
-        kind = event_type(event)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalEvent(f"femkort has no '{kind}' event (it knows {', '.join(sorted(_HANDLERS))})")
+        handler = event_handler(_HANDLERS, event, "Femkort")
         if self.state.phase is Phase.MATCH_OVER:
             raise IllegalEvent(f"the match is over: seat {self.state.winner} won it")
         return handler(self, event)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
 from ..engine import Effect, Event, IllegalEvent, SetupError
-from ..events import event_cards, event_hands, event_seat, event_type, optional_card, parse_card_field, \
+from ..events import event_cards, event_handler, event_hands, event_seat, event_type, optional_card, parse_card_field, \
     require_int
 from ..history import Header
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
@@ -57,10 +57,7 @@ class FerbliGame:
     # ----------------------------------------------------------------- the Engine protocol
 
     def apply(self, event: Event) -> list[Effect]:
-        kind = event_type(event)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalEvent(f"unknown event type {kind!r} for Färbeln")
+        handler = event_handler(_HANDLERS, event, "Färbeln")
         if self.match_over:
             raise IllegalEvent(f"the match is over ({self._match_result()}): no more events")
         return handler(self, event)
