@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 
 from vision.cnn import DEFAULT_CNN, CnnModel, cut_cnn_patches
-from vision.glyphs import IndexCandidate, ink_image, propose_indices
+from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
+from vision.recognize import index_candidates
 from vision.sources import IMAGE_SUFFIXES, load_image
 
 Progress = Callable[[int, int], None]
@@ -58,7 +59,7 @@ def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], pr
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("photo", "label", "cnn", "conf", "embedding", "corner")}
     for i, (path, (rank, suit)) in enumerate(photos):
         frame = load_image(path)
-        cands = propose_indices(frame, None, ink_image(frame))
+        cands = index_candidates(frame)[0]  # as the recognizer finds them: a lone card's by its outline
         pr, ps, emb = base.forward_embedded(cut_cnn_patches(frame, cands)[0])
         r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
         index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])

@@ -129,7 +129,7 @@ class Recognizer:
     def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
         (by id of the candidate)."""
-        cands, owners, outlines = self._propose(frame)
+        cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
         threshold = self.threshold if in_colour(frame) else max(self.threshold, GREY_THRESHOLD)
         pr, ps, colour = self.model.score(frame, cands)
         r, s = pr.argmax(1), ps.argmax(1)
@@ -140,21 +140,6 @@ class Recognizer:
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
         return self._select(cands, pr, ps, r, s, conf, threshold), on_card
-
-    def _propose(self, frame: np.ndarray) -> tuple[list[IndexCandidate], list[int], list[CardOutline]]:
-        """Candidates: those in the index corners of isolated cards, then the general proposer's over
-        whatever else is on the table (with the isolated cards blacked out). Also the number of each
-        candidate's outline (-1 for the general ones), and the outlines."""
-        outlines, rest = find_outlines(frame, self.card_area)
-        cands, owners = corner_candidates(frame, outlines)
-        if cv2.countNonZero(rest) >= _REST_MIN_PX:
-            ink = ink_image(frame)
-            for o in outlines:
-                cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
-            more = propose_indices(frame, self.glyph_px, ink)
-            cands += more
-            owners += [-1] * len(more)
-        return cands, owners, outlines
 
     def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
                              ) -> np.ndarray:
@@ -198,6 +183,23 @@ class Recognizer:
     def read(self, frame: np.ndarray) -> list[CardReading]:
         readings, on_card = self._read(frame)
         return group_corners(readings, on_card)
+
+
+def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = None, card_area: float | None = None
+                     ) -> tuple[list[IndexCandidate], list[int], list[CardOutline]]:
+    """Candidates: those in the index corners of isolated cards, then the general proposer's over
+    whatever else is on the table (with the isolated cards blacked out). Also the number of each
+    candidate's outline (-1 for the general ones), and the outlines."""
+    outlines, rest = find_outlines(frame, card_area)
+    cands, owners = corner_candidates(frame, outlines)
+    if cv2.countNonZero(rest) >= _REST_MIN_PX:
+        ink = ink_image(frame)
+        for o in outlines:
+            cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
+        more = propose_indices(frame, glyph_px, ink)
+        cands += more
+        owners += [-1] * len(more)
+    return cands, owners, outlines
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
