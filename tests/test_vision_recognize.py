@@ -130,3 +130,22 @@ def test_grey_frames_need_more_confidence(recognizer: Recognizer, monkeypatch: p
     assert sum(r.card != UNKNOWN for r in recognizer.read_indices(img)) >= 10
     assert all(r.confidence >= 0.999999 for r in recognizer.read_indices(grey) if r.card != UNKNOWN)
     assert sum(r.card != UNKNOWN for r in recognizer.read_indices(grey)) < len(named)
+
+
+def test_agreeing_corners_of_a_lone_card_skip_the_recheck_in_colour_only(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two index corners of one isolated card naming the same card are two independent reads: in colour
+    they skip the jittered re-check (made to reject everything here, so that it shows); a grey frame and
+    a lone corner still go through it."""
+    monkeypatch.setattr(recognize, "NO_RECHECK", 1.01)  # every reading would be re-checked ...
+    monkeypatch.setattr(Recognizer, "_jittered_confidence", lambda self, frame, cands, r, s: np.zeros(len(cands)))
+    style = SceneStyle()
+    img, quads = render([PlacedCard("7D", 300, 250, 20), PlacedCard("KS", 800, 400, -35)], style, seed=3)
+    assert {c.card for c in recognizer.read(img)} == {"7D", "KS"}  # ... but both corners agree
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert all(c.card == UNKNOWN for c in recognizer.read(grey))
+    half = img.copy()  # the KS's second index corner covered: its one corner is re-checked and rejected
+    corner = quads[1][2] + 0.15 * (quads[1].mean(0) - quads[1][2])
+    cv2.circle(half, tuple(int(v) for v in corner), int(0.2 * style.card_width), (90, 60, 40), -1)
+    cards = {c.card for c in recognizer.read(half)}
+    assert "7D" in cards and "KS" not in cards

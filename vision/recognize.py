@@ -84,6 +84,10 @@ _GREY_SHARE = 0.99
 # Readings at least this confident skip the jittered re-check (speed; picked on 'val', where it added
 # no wrong card and read more, since the re-check also rejects some good readings).
 NO_RECHECK = 0.99
+# So do the two index corners of one isolated card naming the same card in a colour frame (two
+# independent reads agree; speed: the usual case of a card lying alone). They are at least this many L
+# apart (diagonally opposite corners: ~11 L), so a corner never confirms itself.
+_OTHER_CORNER_L = 3.0
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -95,6 +99,18 @@ def jittered(c: IndexCandidate, dx: float, dy: float) -> IndexCandidate:
     r = c.rank
     moved = Blob(r.cx + (-uy * dx + ux * dy) * L, r.cy + (ux * dx + uy * dy) * L, r.x, r.y, r.w, r.h, r.area)
     return IndexCandidate(moved, c.suit)
+
+
+def _confirmed_by_other_corner(cands: list[IndexCandidate], owners: np.ndarray, named: np.ndarray, card: np.ndarray
+                               ) -> np.ndarray:
+    """Which named readings the other index corner of the same isolated card (outline number `owners`,
+    -1 for none) names as the same `card`."""
+    centre = np.array([c.centre for c in cands], np.float64).reshape(-1, 2)
+    length = np.array([c.length for c in cands], np.float64)
+    same = (named[:, None] & named[None, :] & (owners[:, None] >= 0) & (owners[:, None] == owners[None, :])
+            & (card[:, None] == card[None, :]))
+    apart = np.linalg.norm(centre[:, None] - centre[None, :], axis=2) > _OTHER_CORNER_L * length[:, None]
+    return np.asarray((same & apart).any(axis=1))
 
 
 def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -130,13 +146,17 @@ class Recognizer:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
         (by id of the candidate)."""
         cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
-        threshold = self.threshold if in_colour(frame) else max(self.threshold, GREY_THRESHOLD)
+        colourful = in_colour(frame)
+        threshold = self.threshold if colourful else max(self.threshold, GREY_THRESHOLD)
         pr, ps, colour = self.model.score(frame, cands)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
         named = (conf >= threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
-        sure = np.flatnonzero(named & (conf < NO_RECHECK))
+        recheck = named & (conf < NO_RECHECK)
+        if colourful:  # in grey, both corners of a 3S have been read 3C: there the re-check stays
+            recheck &= ~_confirmed_by_other_corner(cands, np.array(owners), named, r * (JUNK_SUIT + 1) + s)
+        sure = np.flatnonzero(recheck)
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
         return self._select(cands, pr, ps, r, s, conf, threshold), on_card
