@@ -138,7 +138,7 @@ def test_agreeing_corners_of_a_lone_card_skip_the_recheck_in_colour_only(
     they skip the jittered re-check (made to reject everything here, so that it shows); a grey frame and
     a lone corner still go through it."""
     monkeypatch.setattr(recognize, "NO_RECHECK", 1.01)  # every reading would be re-checked ...
-    monkeypatch.setattr(Recognizer, "_jittered_confidence", lambda self, frame, cands, r, s: np.zeros(len(cands)))
+    monkeypatch.setattr(Recognizer, "_jittered_confidence", lambda self, frame, cands, r, s, t: np.zeros(len(cands)))
     style = SceneStyle()
     img, quads = render([PlacedCard("7D", 300, 250, 20), PlacedCard("KS", 800, 400, -35)], style, seed=3)
     assert {c.card for c in recognizer.read(img)} == {"7D", "KS"}  # ... but both corners agree
@@ -149,3 +149,17 @@ def test_agreeing_corners_of_a_lone_card_skip_the_recheck_in_colour_only(
     cv2.circle(half, tuple(int(v) for v in corner), int(0.2 * style.card_width), (90, 60, 40), -1)
     cards = {c.card for c in recognizer.read(half)}
     assert "7D" in cards and "KS" not in cards
+
+
+def test_a_lower_threshold_than_the_models_reads_with_the_whole_ensemble() -> None:
+    """The cascade lets the second network skip patches that cannot reach the threshold: it must be the
+    recognizer's, or a patch between it and the model's own would be judged by the first network alone."""
+    from vision.cnn import CnnModel
+    frames = [load_image(DATA / p) for p in sorted(read_manifest(DATA / "manifest.csv"))[:12]]
+    low = 0.3
+    ours = Recognizer(CnnModel(), threshold=low)  # the model's own threshold is higher
+    truth = Recognizer(CnnModel(threshold=low), threshold=low)
+    got = [[(r.card, round(r.confidence, 6)) for r in ours.read_indices(f)] for f in frames]
+    want = [[(r.card, round(r.confidence, 6)) for r in truth.read_indices(f)] for f in frames]
+    assert got == want
+    assert sum(c != UNKNOWN for reads in got for c, conf in reads if conf < 0.8) >= 3  # the range it is about

@@ -84,25 +84,30 @@ class CnnModel:
             raise ValueError(f"cannot load card model {path}: its first member has no 'embedding' output")
         self.path = path
 
-    def score(self, frame: np.ndarray, cands: list[IndexCandidate]
+    def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) of every candidate."""
+        """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) of every candidate (`floor`:
+        see forward_embedded)."""
         x, colour = cut_cnn_patches(frame, cands)
-        return (*self.forward(x), colour)
+        return (*self.forward(x, floor), colour)
 
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def forward(self, x: np.ndarray, floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities."""
-        rank, suit, _ = self.forward_embedded(x)
+        rank, suit, _ = self.forward_embedded(x, floor)
         return rank, suit
 
-    def forward_embedded(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def forward_embedded(self, x: np.ndarray, floor: float | None = None
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities and the first
         member's (N, D) hidden-layer embedding, one batched pass per member.
 
-        Cascade (speed): later members only see the patches that could still reach the threshold. With
-        k of m members done, a card's mean probability is at most (sum so far + m - k) / m; patches whose
-        bound for rank x suit stays below the threshold keep the mean of the members done so far (they
+        Cascade (speed): later members only see the patches that could still reach `floor`, the least
+        confidence the caller will name (default: the model's threshold; a caller naming cards at a lower
+        threshold must say so, or the patches between the two would be judged by the first member alone).
+        With k of m members done, a card's mean probability is at most (sum so far + m - k) / m; patches
+        whose bound for rank x suit stays below the floor keep the mean of the members done so far (they
         cannot be named either way; only their junk-vs-unknown verdict may differ slightly)."""
+        floor = self.threshold if floor is None else floor
         if not len(x):
             return np.zeros((0, 14)), np.zeros((0, 5)), np.zeros((0, 0), np.float32)
         m = len(self.nets)
@@ -123,7 +128,7 @@ class CnnModel:
             done[live] += 1
             left = m - k - 1
             best = (rank[live, :-1].max(1) + left) * (suit[live, :-1].max(1) + left) / (m * m)
-            live = live[best >= self.threshold]
+            live = live[best >= floor]
         return rank / done[:, None], suit / done[:, None], embedding.reshape(len(x), -1)
 
 

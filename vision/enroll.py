@@ -104,16 +104,17 @@ class EnrolledModel:
         self.prototypes = prototypes
         self.threshold = prototypes.threshold
 
-    def score(self, frame: np.ndarray, cands: list[IndexCandidate]
+    def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x, colour = cut_cnn_patches(frame, cands)
-        pr, ps, emb = self.base.forward_embedded(x)
+        # agreement raises CNN confidences from low_threshold up, never those below it
+        pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, self.prototypes.low_threshold))
         return (*self.prototypes.adjust(pr, ps, emb), colour)
 
-    def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate]
+    def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
-        return self.base.score(frame, cands)
+        return self.base.score(frame, cands, floor)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -148,7 +148,7 @@ class Recognizer:
         cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
         colourful = in_colour(frame)
         threshold = self.threshold if colourful else max(self.threshold, GREY_THRESHOLD)
-        pr, ps, colour = self.model.score(frame, cands)
+        pr, ps, colour = self.model.score(frame, cands, threshold)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), float(chroma)) for si, (red, chroma) in zip(s, colour)]
@@ -157,12 +157,13 @@ class Recognizer:
         if colourful:  # in grey, both corners of a 3S have been read 3C: there the re-check stays
             recheck &= ~_confirmed_by_other_corner(cands, np.array(owners), named, r * (JUNK_SUIT + 1) + s)
         sure = np.flatnonzero(recheck)
-        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure]))
+        conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
+                                                                      threshold))
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
         return self._select(cands, pr, ps, r, s, conf, threshold), on_card
 
-    def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray
-                             ) -> np.ndarray:
+    def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
+                             threshold: float) -> np.ndarray:
         """Re-read each confident index from slightly shifted glyph centres; keep the worst confidence.
 
         A real index reads the same under a few percent of misplacement; a lucky pip pair does not.
@@ -172,7 +173,7 @@ class Recognizer:
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
         # an enrolled model re-checks with the generic CNN's own probabilities: agreement with the deck's
         # prototypes may lower only the first-pass threshold, never relax the re-check
-        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, shifted)
+        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, shifted, threshold)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
