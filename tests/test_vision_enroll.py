@@ -2,12 +2,14 @@
 naming anything wrong, and photos named after the wrong card veto the CNN rather than teach it."""
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from vision.cnn import DEFAULT_CNN
 from vision.enroll import EnrolledModel, enroll, enrollment_photos
 from vision.evaluate import evaluate, read_manifest
 from vision.model import load_model
@@ -95,3 +97,19 @@ def test_bad_enrolment_input(tmp_path: Path) -> None:
     (tmp_path / "bad.npz").write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot load card model"):
         EnrolledModel.load(tmp_path / "bad.npz")
+
+
+def test_a_deck_enrolled_with_other_networks_must_be_enrolled_again(tmp_path: Path) -> None:
+    """The prototypes are the networks' embeddings: after an update ships new networks, an old enrolment
+    would compare apples with pears, so loading it says to enrol again."""
+    model = enroll(ENROL)
+    model.save(tmp_path / "deck.npz")
+    assert EnrolledModel.load(tmp_path / "deck.npz").base.digest == model.base.digest
+    other = tmp_path / "other"  # other networks: the shipped ones in the other order
+    shutil.copytree(DEFAULT_CNN.parent, other, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    meta = json.loads(DEFAULT_CNN.read_text())
+    (other / DEFAULT_CNN.name).write_text(json.dumps({**meta, "members": meta["members"][::-1]}))
+    EnrolledModel(other / DEFAULT_CNN.name, model.prototypes).save(tmp_path / "old.npz")
+    shutil.rmtree(other)  # the old networks are gone: the shipped ones are found by name instead
+    with pytest.raises(ValueError, match="enroll' again"):
+        EnrolledModel.load(tmp_path / "old.npz")

@@ -7,6 +7,7 @@ real index from a pair of pips in the middle of a card).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -78,6 +79,8 @@ class CnnModel:
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
         self.nets = [_session(m, options) for m in members]
+        # which networks these are: an enrolled deck's prototypes only mean something for the same ones
+        self.digest = hashlib.sha256(b"".join(m.read_bytes() for m in members)).hexdigest()[:16]
         if not self.nets:
             raise ValueError(f"cannot load card model {path}: no member network")
         if "embedding" not in {o.name for o in self.nets[0].get_outputs()}:

@@ -119,9 +119,9 @@ class EnrolledModel:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         p = self.prototypes
-        np.savez_compressed(path, base=str(self.base_path.resolve()), classes=p.classes, means=p.means.astype(np.float32),
-                            agree_margin=p.agree_margin, veto_margin=p.veto_margin, low_threshold=p.low_threshold,
-                            threshold=p.threshold)
+        np.savez_compressed(path, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
+                            means=p.means.astype(np.float32), agree_margin=p.agree_margin, veto_margin=p.veto_margin,
+                            low_threshold=p.low_threshold, threshold=p.threshold)
 
     @classmethod
     def load(cls, path: Path) -> "EnrolledModel":
@@ -130,10 +130,15 @@ class EnrolledModel:
                 protos = Prototypes(z["classes"], z["means"], *(float(z[k]) for k in (
                     "agree_margin", "veto_margin", "low_threshold", "threshold")))
                 base = Path(str(z["base"]))
+                digest = str(z["base_digest"]) if "base_digest" in z.files else "none recorded"
         except (OSError, KeyError, ValueError, EOFError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
         # the package may have moved since enrolment: fall back to the shipped CNN of the same name
-        return cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
+        model = cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
+        if model.base.digest != digest:  # e.g. an update shipped new networks: the embeddings changed
+            raise ValueError(f"cannot load card model {path}: it was enrolled with other card networks "
+                             f"({digest}, now {model.base.digest}); run 'cardtable vision enroll' again")
+        return model
 
 
 def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None) -> EnrolledModel:

@@ -65,7 +65,7 @@ def _fill(blob: Blob, mask: np.ndarray) -> float:
     return float(np.count_nonzero(sub)) / hull
 
 
-def _jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg: float = 0.0,
+def jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg: float = 0.0,
             scale: float = 0.0) -> IndexCandidate:
     """Glyph centres moved by N(0, amount L) each; with turn/scale, the pair is also rotated by up to
     +-turn_deg and scaled by up to +-scale about its centre (the patch rotates and zooms with it)."""
@@ -114,7 +114,7 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         if _fill(c.rank, mask) > _fill(c.suit, mask):
             c = IndexCandidate(c.suit, c.rank)  # the solid glyph is the suit: flip
         r, s = RANKS.index(rank), SUITS.index(suit)
-        pos = [c] + [_jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
+        pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
         f = encode(img, pos + flipped)
         for row in f[:-1]:

@@ -1,0 +1,61 @@
+"""Font-rendered corner indices (vision/training/rendered_indices.py): labelled positives and junk, cut as
+CNN patches with the rank's ink above the suit's, reproducible from the seed. Needs the train extra."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PIL")
+pytest.importorskip("torch")
+
+from vision.cnn import CNN_EXTENT, CNN_H, CNN_W
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+from vision.training.cnn import cnn_encoder
+from vision.training.rendered_indices import rendered_indices
+from vision.training.samples import SampleSet
+
+COUNT, JITTERS = 8, 1
+
+
+def _render(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    out = SampleSet()
+    assert rendered_indices(COUNT, out, encode=cnn_encoder, seed=seed, jitters=JITTERS) == COUNT
+    return out.arrays()
+
+
+def _row(y: float) -> int:
+    """Patch row of a point y L below the index centre."""
+    y0, y1 = CNN_EXTENT[2:]
+    return int((y - y0) / (y1 - y0) * CNN_H)
+
+
+def test_positives_and_junk_are_labelled_patches() -> None:
+    x, rank, suit = _render(0)
+    assert x.shape[1:] == (3 * CNN_H * CNN_W,)
+    pos = rank != JUNK_RANK
+    assert pos.sum() == COUNT * (1 + JITTERS)
+    assert (rank[pos] < len(RANKS)).all() and (suit[pos] < len(SUITS)).all()
+    assert ((rank == JUNK_RANK) == (suit == JUNK_SUIT)).all()
+    assert (~pos).sum() >= COUNT  # at least each index's flipped pair
+
+
+def test_rank_ink_lies_above_suit_ink() -> None:
+    """The unjittered positive puts its rank centroid half an L above the index centre and its suit half
+    an L below: ink must be there (a window around each), and paper above the rank."""
+    x, rank, _ = _render(1)
+    exact = x[rank != JUNK_RANK][::1 + JITTERS].reshape(-1, 3, CNN_H, CNN_W)
+    darkness = 0.5 - exact.min(axis=1)  # patches are scaled so that paper is ~+0.5
+    cols = slice(CNN_W // 2 - 3, CNN_W // 2 + 3)
+
+    def ink(y: float) -> np.ndarray:
+        r = _row(y)
+        return darkness[:, r - 2:r + 3, cols].max(axis=(1, 2))
+
+    assert (ink(-0.5) > 0.25).all()
+    assert (ink(0.5) > 0.25).all()
+
+
+def test_same_seed_same_samples() -> None:
+    a, b, c = _render(3), _render(3), _render(4)
+    assert all(np.array_equal(u, v) for u, v in zip(a, b))
+    assert not np.array_equal(a[0], c[0])
