@@ -29,11 +29,12 @@ def recognizer() -> Recognizer:
 
 def test_real_photos_precision_first(recognizer: Recognizer) -> None:
     """The copied held-out photos (two datasets, one deck never trained on): nothing confidently wrong,
-    and the CNN's share read (37/50 when written; the previous numpy MLP read 27/50 and fails this)."""
+    and the CNN's share read (40/50; the networks trained without font-rendered indices read 38/50 and
+    fail this, the numpy MLP before them 27/50)."""
     truth = read_manifest(DATA / "manifest.csv")
     report = evaluate(sorted(truth.items()), lambda p: load_image(DATA / p), recognizer.read)
     assert report["confidently_wrong"] == 0, [s for s in report["per_image"] if s["wrong"]]
-    assert report["recall"] >= 0.64
+    assert report["recall"] >= 0.78
     assert report["labelled"] == sum(len(v) for v in truth.values())
 
 

@@ -132,7 +132,8 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
 def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
     """The card's corners as the crossings of straight lines fitted to its four sides (away from the
     rounded corners), each pushed out by half a pixel: the contour runs through the edge pixels' centres.
-    None when a side has too few points to be a straight edge."""
+    None when a side has too few points to be a straight edge. Least squares: the points are within 2 px
+    of the side already, and a robust (Huber) fit cost 16x the time for corners ~0.2 px worse on average."""
     sides = np.roll(approx, -1, axis=0) - approx  # side k runs from corner k to corner k + 1
     lengths = np.linalg.norm(sides, axis=1)
     rel = points[:, None, :] - approx[None]  # (N, 4, 2)
@@ -145,7 +146,7 @@ def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
         near = points[on_side[:, k]]
         if len(near) < 3:
             return None
-        vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel())
+        vx, vy, x0, y0 = (float(v) for v in cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel())
         nx, ny = (vy, -vx) if (x0 - centre[0]) * vy - (y0 - centre[1]) * vx >= 0 else (-vy, vx)  # outwards
         lines.append((x0 + 0.5 * nx, y0 + 0.5 * ny, vx, vy))
     corners = []
