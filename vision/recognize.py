@@ -105,12 +105,15 @@ def _confirmed_by_other_corner(cands: list[IndexCandidate], owners: np.ndarray, 
                                ) -> np.ndarray:
     """Which named readings the other index corner of the same isolated card (outline number `owners`,
     -1 for none) names as the same `card`."""
-    centre = np.array([c.centre for c in cands], np.float64).reshape(-1, 2)
-    length = np.array([c.length for c in cands], np.float64)
-    same = (named[:, None] & named[None, :] & (owners[:, None] >= 0) & (owners[:, None] == owners[None, :])
-            & (card[:, None] == card[None, :]))
+    confirmed = np.zeros(len(cands), bool)
+    on_card = np.flatnonzero(named & (owners >= 0))  # a few per card: not the general proposer's hundreds
+    centre = np.array([cands[i].centre for i in on_card], np.float64).reshape(-1, 2)
+    length = np.array([cands[i].length for i in on_card], np.float64)
+    owner, name = owners[on_card], card[on_card]
+    same = (owner[:, None] == owner[None, :]) & (name[:, None] == name[None, :])
     apart = np.linalg.norm(centre[:, None] - centre[None, :], axis=2) > _OTHER_CORNER_L * length[:, None]
-    return np.asarray((same & apart).any(axis=1))
+    confirmed[on_card] = (same & apart).any(axis=1)
+    return confirmed
 
 
 def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
