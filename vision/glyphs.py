@@ -234,13 +234,20 @@ def _clean_surround(mask: np.ndarray, ink: np.ndarray, stat: np.ndarray, ring: t
     x, y, w, h = (int(v) for v in stat[:4])
     x0, y0, x1, y1 = (int(v) for v in ring)
     outer = max((x1 - x0) * (y1 - y0) - w * h, 1)
-    inked = cv2.countNonZero(mask[y:y + h, x:x + w])
-    ring_ink = (cv2.countNonZero(mask[y0:y1, x0:x1]) - inked) / outer
-    if ring_ink >= _CLEAN_RING_INK:
+    if _ring_ink(mask, stat, ring) >= _CLEAN_RING_INK:
         return False
+    inked = cv2.countNonZero(mask[y:y + h, x:x + w])
     ring_level = (cv2.sumElems(ink[y0:y1, x0:x1])[0] - cv2.sumElems(ink[y:y + h, x:x + w])[0]) / outer
     blob_level = cv2.mean(ink[y:y + h, x:x + w], mask[y:y + h, x:x + w])[0] if inked else 255.0
     return ring_level >= _CLEAN_CONTRAST * max(blob_level, 1.0)
+
+
+def _ring_ink(mask: np.ndarray, stat: np.ndarray, ring: np.ndarray | tuple[int, ...]) -> float:
+    """Share of inked pixels in the ring between a blob's box (x, y, w, h) and the larger box `ring`."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    x0, y0, x1, y1 = (int(v) for v in ring)
+    inked = cv2.countNonZero(mask[y0:y1, x0:x1]) - cv2.countNonZero(mask[y:y + h, x:x + w])
+    return inked / max((x1 - x0) * (y1 - y0) - w * h, 1)
 
 
 def _strict_parts(mask: np.ndarray, labels: np.ndarray, st: np.ndarray, big: np.ndarray, ink: np.ndarray,
@@ -271,13 +278,8 @@ def _strict_parts(mask: np.ndarray, labels: np.ndarray, st: np.ndarray, big: np.
     ok = ((size >= min_size) & (size <= max_size) & (pst[:, 4] >= _STRICT_FILL * ws * hs)
           & (size <= _STRICT_ASPECT * np.minimum(ws, hs))
           & (xs - ws // 2 >= 0) & (ys - hs // 2 >= 0) & (xs + ws + ws // 2 <= W) & (ys + hs + hs // 2 <= H))
-    keep = []
-    for j in np.flatnonzero(ok):
-        gx, gy, pw, ph = (int(v) for v in pst[j, :4])
-        rx0, ry0, rx1, ry1 = gx - pw // 2, gy - ph // 2, gx + pw + pw // 2, gy + ph + ph // 2
-        ring_ink = cv2.countNonZero(mask[ry0:ry1, rx0:rx1]) - cv2.countNonZero(mask[gy:gy + ph, gx:gx + pw])
-        if ring_ink < _STRICT_RING_INK * ((rx1 - rx0) * (ry1 - ry0) - pw * ph):
-            keep.append(j)
+    rings = np.stack(_ring_boxes(pst, mask.shape), 1)  # inside the frame (tested above): unclipped
+    keep = [j for j in np.flatnonzero(ok) if _ring_ink(mask, pst[j], rings[j]) < _STRICT_RING_INK]
     return pst[keep], pc[keep]
 
 
