@@ -164,3 +164,19 @@ def test_a_lower_threshold_than_the_models_reads_with_the_whole_ensemble() -> No
     want = [[(r.card, round(r.confidence, 6)) for r in truth.read_indices(f)] for f in frames]
     assert got == want
     assert sum(c != UNKNOWN for reads in got for c, conf in reads if conf < 0.8) >= 3  # the range it is about
+
+
+def test_the_recheck_takes_the_mean_of_four_shifted_reads(recognizer: Recognizer) -> None:
+    """The jittered re-check is the mean confidence of the reading's card at four shifted glyph centres,
+    not the worst of them (the worst declined right cards on 'val' that the mean reads)."""
+    frame = load_image(DATA / sorted(read_manifest(DATA / "manifest.csv"))[0])
+    cands = recognize.index_candidates(frame)[0]
+    pr, ps, _ = recognizer.model.score(frame, cands, 0.0)
+    r, s = pr.argmax(1), ps.argmax(1)
+    best = int(np.argmax(pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]))
+    shifted = [recognize.jittered(cands[best], dx, dy) for dx, dy in recognize._JITTERS]
+    spr, sps, _ = recognizer.model.score(frame, shifted, 0.0)
+    each = spr[:, r[best]] * sps[:, s[best]]
+    assert each.max() - each.min() > 1e-4  # the four reads differ, so mean and worst differ
+    got = recognizer._jittered_confidence(frame, [cands[best]], r[best:best + 1], s[best:best + 1], 0.0)
+    assert got[0] == pytest.approx(each.mean(), abs=1e-6)

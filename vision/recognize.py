@@ -167,9 +167,11 @@ class Recognizer:
 
     def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
                              threshold: float) -> np.ndarray:
-        """Re-read each confident index from slightly shifted glyph centres; keep the worst confidence.
+        """Re-read each confident index from four slightly shifted glyph centres; their mean confidence.
 
-        A real index reads the same under a few percent of misplacement; a lucky pip pair does not.
+        A real index reads the same under a few percent of misplacement; a lucky pip pair does not. The
+        mean, not the worst of the four: on 'val' the worst declined 6 right cards that the mean reads,
+        and neither named a wrong one.
         """
         if not cands:
             return np.zeros(0)
@@ -180,7 +182,7 @@ class Recognizer:
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
-        return conf.reshape(-1, k).min(1)
+        return conf.reshape(-1, k).mean(1)
 
     def _select(self, cands: list[IndexCandidate], pr: np.ndarray, ps: np.ndarray, r: np.ndarray, s: np.ndarray,
                 conf: np.ndarray, threshold: float) -> list[IndexReading]:
