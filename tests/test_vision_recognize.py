@@ -95,6 +95,9 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> N
     bad_cnn.write_bytes(b"garbage")
     with pytest.raises(ValueError, match="cannot load card model"):
         load_model(bad_cnn)
+    (tmp_path / "ensemble.json").write_text('{"threshold": 0.8, "members": ["gone.onnx"]}')
+    with pytest.raises(ValueError, match="cannot load card model .*gone.onnx"):
+        load_model(tmp_path / "ensemble.json")
     (tmp_path / "cal.json").write_text('{"frame_size": [1, 1]}')
     with pytest.raises(ValueError, match="bad calibration"):
         Calibration.load(tmp_path / "cal.json")

@@ -78,9 +78,10 @@ class CnnModel:
             self.threshold = float(meta["threshold"]) if threshold is None else threshold
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
-        self.nets = [_session(m, options) for m in members]
+        networks = [_read_network(m) for m in members]
+        self.nets = [_session(m, network, options) for m, network in zip(members, networks)]
         # which networks these are: an enrolled deck's prototypes only mean something for the same ones
-        self.digest = hashlib.sha256(b"".join(m.read_bytes() for m in members)).hexdigest()[:16]
+        self.digest = hashlib.sha256(b"".join(networks)).hexdigest()[:16]
         if not self.nets:
             raise ValueError(f"cannot load card model {path}: no member network")
         if "embedding" not in {o.name for o in self.nets[0].get_outputs()}:
@@ -135,10 +136,17 @@ class CnnModel:
         return rank / done[:, None], suit / done[:, None], embedding.reshape(len(x), -1)
 
 
-def _session(path: Path, options: ort.SessionOptions) -> ort.InferenceSession:
+def _read_network(path: Path) -> bytes:
     try:
-        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # ONNX Runtime's errors (no such file, bad protobuf, bad graph) share no base
+        return path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"cannot load card model {path}: {exc}") from exc
+
+
+def _session(path: Path, network: bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+    try:
+        return ort.InferenceSession(network, options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ONNX Runtime's errors (bad protobuf, bad graph) share no base
         raise ValueError(f"cannot load card model {path}: {exc}") from exc
 
 
