@@ -88,6 +88,10 @@ NO_RECHECK = 0.99
 # independent reads agree; speed: the usual case of a card lying alone). They are at least this many L
 # apart (diagonally opposite corners: ~11 L), so a corner never confirms itself.
 _OTHER_CORNER_L = 3.0
+# Two readings pointing the same way (cosine above this) at least _SAME_INDEX_L apart are two cards'
+# indices, not one index read twice (readings of one index share the index's centre to a fraction of L).
+_PARALLEL_COS = 0.8
+_SAME_INDEX_L = 0.5
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -124,6 +128,23 @@ def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
     diagonal = np.hypot(CARD_W_L, CARD_H_L)
     return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
+
+
+def _apart(a: IndexCandidate, b: IndexCandidate) -> float:
+    """Distance between the index centres of a and b, in units of the larger L."""
+    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) / max(a.length, b.length)
+
+
+def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Are a and b two cuts of one index's glyphs (another segmentation: the blobs differ, the place not)?"""
+    return _apart(a, b) <= _SAME_INDEX_L
+
+
+def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Are a and b the indices of two cards fanned or spread side by side: pointing the same way, and
+    further apart than two readings of one index can be? (A card's own two indices point apart.)"""
+    dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
+    return dot > _PARALLEL_COS and not _same_index(a, b)
 
 
 def _card_centre(c: IndexCandidate) -> np.ndarray:
@@ -189,14 +210,17 @@ class Recognizer:
         is_index = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
         readings: list[IndexReading] = []
         used: set[int] = set()
-        # Strongest first; a blob belongs to at most one index (non-maximum suppression).
+        named: list[IndexCandidate] = []
+        # Strongest first; a blob belongs to at most one index, and an index named once is not read again
+        # from other cuts of its glyphs (non-maximum suppression).
         for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index), kind="stable"):
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
-            if keys & used:
+            if keys & used or any(_same_index(c, other) for other in named):
                 continue
             if r[i] != JUNK_RANK and s[i] != JUNK_SUIT and conf[i] >= threshold:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
+                named.append(c)
             elif is_index[i] >= INDEX_LIKELY:
                 # confidence of the best guess we declined to make (0 when it looked like junk)
                 guess = conf[i] if r[i] != JUNK_RANK and s[i] != JUNK_SUIT else 0.0
@@ -262,6 +286,8 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 card.corners.append(rd)
                 break
             if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
+                if _side_by_side(rd.candidate, other):
+                    continue  # a fan's next card: its implied outline nearly matches, it is another card
                 _add_corner(card, rd, False)
                 card.corners.append(rd)
                 break
