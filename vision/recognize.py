@@ -3,6 +3,7 @@ merge the two corners of one card. Below the model's threshold the answer is 'un
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -132,7 +133,7 @@ def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
 
 def _apart(a: IndexCandidate, b: IndexCandidate) -> float:
     """Distance between the index centres of a and b, in units of the larger L."""
-    return float(np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1])) / max(a.length, b.length)
+    return math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
 
 
 def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -216,17 +217,17 @@ class Recognizer:
         for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index), kind="stable"):
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
-            if keys & used or any(_same_index(c, other) for other in named):
+            nameable = r[i] != JUNK_RANK and s[i] != JUNK_SUIT
+            if keys & used or not (nameable and conf[i] >= threshold or is_index[i] >= INDEX_LIKELY):
                 continue
-            if r[i] != JUNK_RANK and s[i] != JUNK_SUIT and conf[i] >= threshold:
+            if any(_same_index(c, other) for other in named):  # tested last: hundreds of candidates are junk
+                continue
+            if nameable and conf[i] >= threshold:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
                 named.append(c)
-            elif is_index[i] >= INDEX_LIKELY:
-                # confidence of the best guess we declined to make (0 when it looked like junk)
-                guess = conf[i] if r[i] != JUNK_RANK and s[i] != JUNK_SUIT else 0.0
-                readings.append(IndexReading(c, UNKNOWN, float(min(guess, threshold))))
             else:
-                continue
+                # confidence of the best guess we declined to make (0 when it looked like junk)
+                readings.append(IndexReading(c, UNKNOWN, float(min(conf[i] if nameable else 0.0, threshold))))
             used |= keys
         return readings
 
