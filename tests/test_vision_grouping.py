@@ -23,6 +23,13 @@ def test_fanned_cards_a_little_apart_are_two_cards() -> None:
     assert sorted(c.card for c in cards) == ["3H", "8H"]
 
 
+def test_one_card_read_twice_side_by_side_is_one_card() -> None:
+    """The same name from two parallel readings close together is one card (one index read twice), not
+    a duplicate."""
+    (card,) = group_corners([IndexReading(index(100, 100), "10D", 1.0), IndexReading(index(108, 100), "10D", 0.9)])
+    assert card.card == "10D" and card.confidence == 1.0
+
+
 def test_one_index_read_as_two_cards_is_unknown() -> None:
     """Two readings a fifth of an L apart are one index: naming two cards, it is unknown."""
     (card,) = group_corners([IndexReading(index(100, 100), "3H", 1.0), IndexReading(index(102, 100), "8H", 0.99)])
@@ -44,3 +51,12 @@ def test_an_index_cut_two_ways_is_read_once() -> None:
     cands = [index(100, 100), index(101.5, 101), index(109, 100)]
     readings = recognizer._select(cands, *_scores(["8H", "10H", "3H"]), 0.8)
     assert [(rd.card, rd.candidate) for rd in readings] == [("8H", cands[0]), ("3H", cands[2])]
+
+
+def test_a_glyph_serves_one_index() -> None:
+    """A '10' paired with its suit, and again, turned 45 degrees, with a pip beside it: the index centres
+    lie ~0.7 L apart, but the rank glyph is one, so the weaker pairing is not read."""
+    ten = index(100, 100)
+    turned = IndexCandidate(Blob(102, 103, 99, 99, 6, 8, 30), Blob(109.1, 110.1, 106, 106, 6, 8, 30))
+    readings = Recognizer()._select([ten, turned], *_scores(["10D", "10D"]), 0.8)
+    assert [rd.candidate for rd in readings] == [ten]

@@ -93,6 +93,9 @@ _OTHER_CORNER_L = 3.0
 # indices, not one index read twice (readings of one index share the index's centre to a fraction of L).
 _PARALLEL_COS = 0.8
 _SAME_INDEX_L = 0.5
+# Two glyphs this close (in L) are one glyph (cut two ways, a '10' moves its centre by ~0.35 L); a tight
+# fan's indices lie ~0.8 L apart or more.
+_SAME_GLYPH_L = 0.45
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -137,8 +140,13 @@ def _apart(a: IndexCandidate, b: IndexCandidate) -> float:
 
 
 def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Are a and b two cuts of one index's glyphs (another segmentation: the blobs differ, the place not)?"""
-    return _apart(a, b) <= _SAME_INDEX_L
+    """Are a and b two cuts of one index (other blobs, same place), or does one glyph serve both (a '10'
+    paired with its suit, and its '0' with a pip beside it)? A glyph belongs to one index."""
+    if _apart(a, b) <= _SAME_INDEX_L:
+        return True
+    near = _SAME_GLYPH_L * max(a.length, b.length)
+    return any(math.hypot(p[0] - q[0], p[1] - q[1]) <= near
+               for p in (a.rank_xy, a.suit_xy) for q in (b.rank_xy, b.suit_xy))
 
 
 def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -287,6 +295,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 card.corners.append(rd)
                 break
             if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
+                if rd.card == card.card and _side_by_side(rd.candidate, other):
+                    card.corners.append(rd)  # the same card read twice: one index, or a second deck's twin
+                    break
                 if _side_by_side(rd.candidate, other):
                     continue  # a fan's next card: its implied outline nearly matches, it is another card
                 _add_corner(card, rd, False)
