@@ -134,13 +134,13 @@ def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:
     rounded corners), each pushed out by half a pixel: the contour runs through the edge pixels' centres.
     None when a side has too few points to be a straight edge. Least squares: the points are within 2 px
     of the side already, and a robust (Huber) fit cost 16x the time for corners ~0.2 px worse on average."""
-    sides = np.roll(approx, -1, axis=0) - approx  # side k runs from corner k to corner k + 1
-    lengths = np.linalg.norm(sides, axis=1)
+    sides = approx[[1, 2, 3, 0]] - approx  # side k runs from corner k to corner k + 1
+    lengths = np.sqrt((sides * sides).sum(axis=1))
     rel = points[:, None, :] - approx[None]  # (N, 4, 2)
     along = (rel * sides).sum(2) / lengths ** 2
     across = np.abs(rel[..., 0] * sides[:, 1] - rel[..., 1] * sides[:, 0]) / lengths
     on_side = (along > 0.15) & (along < 0.85) & (across < 2.0)
-    centre = approx.mean(axis=0)
+    centre = approx.sum(axis=0) / 4
     lines = []
     for k in range(4):
         near = points[on_side[:, k]]

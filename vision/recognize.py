@@ -134,19 +134,20 @@ def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
 
 
-def _apart(a: IndexCandidate, b: IndexCandidate) -> float:
-    """Distance between the index centres of a and b, in units of the larger L."""
-    return math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
-
-
 def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b two cuts of one index (other blobs, same place), or does one glyph serve both (a '10'
-    paired with its suit, and its '0' with a pip beside it)? A glyph belongs to one index."""
-    if _apart(a, b) <= _SAME_INDEX_L:
+    paired with its suit, and its '0' with a pip beside it)? A glyph belongs to one index.
+
+    Plain arithmetic, most pairs decided by the first test: it runs for every reading against every
+    reading named before it."""
+    length = max(a.length, b.length)
+    apart = math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / length
+    if apart > 1 + _SAME_GLYPH_L:  # glyphs lie 0.5 L from their index centre: no glyph of one near the other's
+        return False
+    if apart <= _SAME_INDEX_L:
         return True
-    near = _SAME_GLYPH_L * max(a.length, b.length)
-    return any(math.hypot(p[0] - q[0], p[1] - q[1]) <= near
-               for p in (a.rank_xy, a.suit_xy) for q in (b.rank_xy, b.suit_xy))
+    near = _SAME_GLYPH_L * length
+    return any(math.hypot(p.cx - q.cx, p.cy - q.cy) <= near for p in (a.rank, a.suit) for q in (b.rank, b.suit))
 
 
 def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
