@@ -186,14 +186,10 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[l
     keep = np.flatnonzero((tile == _tile_of(suit)) & (tile < len(frames))
                           & (length >= LENGTH_L[0] * TILE_L) & (length <= LENGTH_L[1] * TILE_L)
                           & (u >= CENTRE_X_L[0]) & (u <= CENTRE_X_L[1]) & (v >= CENTRE_Y_L[0]) & (v <= CENTRE_Y_L[1]))
-    out: list[IndexCandidate] = []
-    mapped: dict[int, Blob] = {}
-    for i in keep:
-        c, t = cands[i], int(tile[i])
-        m = frames[t][1]
-        origin = np.array([t % _COLUMNS * _PITCH_X, t // _COLUMNS * _PITCH_Y], np.float64)
-        pair = [mapped.setdefault(id(b), _to_image(b, m, origin)) for b in (c.rank, c.suit)]
-        out.append(IndexCandidate(*pair))
+    blobs = {id(b): (b, int(tile[i])) for i in keep for b in (cands[i].rank, cands[i].suit)}
+    mapped = dict(zip(blobs, _to_image([b for b, _ in blobs.values()], np.array([t for _, t in blobs.values()]),
+                                       np.array([m for _, m in frames]))))
+    out = [IndexCandidate(mapped[id(cands[i].rank)], mapped[id(cands[i].suit)]) for i in keep]
     return out, [frames[int(tile[i])][0] for i in keep]
 
 
@@ -235,9 +231,18 @@ def _tile_of(xy: np.ndarray) -> np.ndarray:
     return (xy[:, 1] // _PITCH_Y).astype(int) * _COLUMNS + (xy[:, 0] // _PITCH_X).astype(int)
 
 
-def _to_image(b: Blob, m: np.ndarray, origin: np.ndarray) -> Blob:
-    """A blob found in a window, in image pixels (its box: the mapped centre and the scaled size)."""
-    cx, cy = m[:, :2] @ (np.array([b.cx, b.cy]) - origin) + m[:, 2]
-    scale = float(np.hypot(m[0, 0], m[1, 0]))
-    w, h = max(1, round(b.w * scale)), max(1, round(b.h * scale))
-    return Blob(float(cx), float(cy), int(cx - w / 2), int(cy - h / 2), w, h, max(1, round(b.area * scale * scale)))
+def _to_image(blobs: list[Blob], tiles: np.ndarray, maps: np.ndarray) -> list[Blob]:
+    """Blobs found in the mosaic's windows (`tiles`: each one's window number; `maps`: the windows'
+    window-to-image affine maps), in image pixels: the mapped centre, and the box and area scaled."""
+    if not blobs:
+        return []
+    m = maps[tiles]  # (N, 2, 3)
+    origin = np.stack([tiles % _COLUMNS * _PITCH_X, tiles // _COLUMNS * _PITCH_Y], axis=1)
+    local = np.array([(b.cx, b.cy) for b in blobs]) - origin
+    centre = np.einsum("nij,nj->ni", m[:, :, :2], local) + m[:, :, 2]
+    scale = np.hypot(m[:, 0, 0], m[:, 1, 0])
+    size = np.array([(b.w, b.h, b.area) for b in blobs], np.float64) * scale[:, None]
+    w, h = np.maximum(1, np.round(size[:, 0])), np.maximum(1, np.round(size[:, 1]))
+    area = np.maximum(1, np.round(size[:, 2] * scale))
+    return [Blob(cx, cy, int(cx - bw / 2), int(cy - bh / 2), int(bw), int(bh), int(a))
+            for (cx, cy), bw, bh, a in zip(centre.tolist(), w.tolist(), h.tolist(), area.tolist())]
