@@ -29,12 +29,12 @@ def recognizer() -> Recognizer:
 
 def test_real_photos_precision_first(recognizer: Recognizer) -> None:
     """The copied held-out photos (two datasets, one deck never trained on): nothing confidently wrong,
-    and the CNN's share read (40/50; the networks trained without font-rendered indices read 38/50 and
-    fail this, the numpy MLP before them 27/50)."""
+    and the CNN's share read (44/50; the narrower networks before read 40/50 and fail this, those
+    trained without font-rendered indices 38/50, the numpy MLP before them 27/50)."""
     truth = read_manifest(DATA / "manifest.csv")
     report = evaluate(sorted(truth.items()), lambda p: load_image(DATA / p), recognizer.read)
     assert report["confidently_wrong"] == 0, [s for s in report["per_image"] if s["wrong"]]
-    assert report["recall"] >= 0.78
+    assert report["recall"] >= 0.86
     assert report["labelled"] == sum(len(v) for v in truth.values())
 
 
@@ -176,10 +176,11 @@ def test_the_recheck_takes_the_mean_of_four_shifted_reads(recognizer: Recognizer
     cands = recognize.index_candidates(frame)[0]
     pr, ps, _ = recognizer.model.score(frame, cands, 0.0)
     r, s = pr.argmax(1), ps.argmax(1)
-    best = int(np.argmax(pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]))
-    shifted = [recognize.jittered(cands[best], dx, dy) for dx, dy in recognize._JITTERS]
+    k = len(recognize._JITTERS)
+    shifted = [recognize.jittered(c, dx, dy) for c in cands for dx, dy in recognize._JITTERS]
     spr, sps, _ = recognizer.model.score(frame, shifted, 0.0)
-    each = spr[:, r[best]] * sps[:, s[best]]
-    assert each.max() - each.min() > 1e-4  # the four reads differ, so mean and worst differ
-    got = recognizer._jittered_confidence(frame, [cands[best]], r[best:best + 1], s[best:best + 1], 0.0)
-    assert got[0] == pytest.approx(each.mean(), abs=1e-6)
+    each = (spr[np.arange(len(shifted)), np.repeat(r, k)] * sps[np.arange(len(shifted)), np.repeat(s, k)]).reshape(-1, k)
+    i = int(np.argmax(each.max(1) - each.min(1)))  # the candidate whose four reads differ most
+    assert each[i].max() - each[i].min() > 0.05
+    got = recognizer._jittered_confidence(frame, [cands[i]], r[i:i + 1], s[i:i + 1], 0.0)
+    assert got[0] == pytest.approx(each[i].mean(), abs=1e-6)

