@@ -227,11 +227,12 @@ class Recognizer:
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
             nameable = r[i] != JUNK_RANK and s[i] != JUNK_SUIT
-            if keys & used or not (nameable and conf[i] >= threshold or is_index[i] >= INDEX_LIKELY):
+            sure = nameable and conf[i] >= threshold
+            if keys & used or not (sure or is_index[i] >= INDEX_LIKELY):
                 continue
             if any(_same_index(c, other) for other in named):  # tested last: hundreds of candidates are junk
                 continue
-            if nameable and conf[i] >= threshold:
+            if sure:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
                 named.append(c)
             else:
@@ -296,11 +297,11 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 card.corners.append(rd)
                 break
             if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
-                if rd.card == card.card and _side_by_side(rd.candidate, other):
+                if _side_by_side(rd.candidate, other):
+                    if rd.card != card.card:
+                        continue  # a fan's next card: its implied outline nearly matches, it is another card
                     card.corners.append(rd)  # the same card read twice: one index, or a second deck's twin
                     break
-                if _side_by_side(rd.candidate, other):
-                    continue  # a fan's next card: its implied outline nearly matches, it is another card
                 _add_corner(card, rd, False)
                 card.corners.append(rd)
                 break
