@@ -218,26 +218,25 @@ class Recognizer:
     def _select(self, cands: list[IndexCandidate], pr: np.ndarray, ps: np.ndarray, r: np.ndarray, s: np.ndarray,
                 conf: np.ndarray, threshold: float) -> list[IndexReading]:
         is_index = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
+        guess = conf * ((r != JUNK_RANK) & (s != JUNK_SUIT))  # 0 where a junk class is the best guess
+        sure = guess >= threshold
         readings: list[IndexReading] = []
         used: set[int] = set()
         named: list[IndexCandidate] = []
         # Strongest first; a blob belongs to at most one index, and an index named once is not read again
         # from other cuts of its glyphs (non-maximum suppression).
-        for i in np.argsort(-np.maximum(conf * (r != JUNK_RANK) * (s != JUNK_SUIT), is_index), kind="stable"):
+        for i in np.argsort(-np.maximum(guess, is_index), kind="stable"):
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
-            nameable = r[i] != JUNK_RANK and s[i] != JUNK_SUIT
-            sure = nameable and conf[i] >= threshold
-            if keys & used or not (sure or is_index[i] >= INDEX_LIKELY):
+            if keys & used or not (sure[i] or is_index[i] >= INDEX_LIKELY):
                 continue
             if any(_same_index(c, other) for other in named):  # tested last: hundreds of candidates are junk
                 continue
-            if sure:
+            if sure[i]:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
                 named.append(c)
-            else:
-                # confidence of the best guess we declined to make (0 when it looked like junk)
-                readings.append(IndexReading(c, UNKNOWN, float(min(conf[i] if nameable else 0.0, threshold))))
+            else:  # the confidence of the best guess we declined to make
+                readings.append(IndexReading(c, UNKNOWN, float(min(guess[i], threshold))))
             used |= keys
         return readings
 
