@@ -159,8 +159,8 @@ def pick_threshold(model: IndexModel, root: Path, target: float = 0.995,
                    grid: tuple[float, ...] = (0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999)) -> float:
     """Lowest threshold whose whole-pipeline card precision on the 'val' photos reaches `target`.
 
-    Never below 0.8: 'val' is too small to tell 99.5 % from 98 % (one wrong card in ~270 named), and the
-    shipped ensemble at 0.6, 99.6 % on val, named 5 wrong cards of 126 on a deck it never saw."""
+    Never below 0.8: 'val' is too small to tell 99.5 % from 98 % (one wrong card in ~300 named), and the
+    previous ensemble at 0.6, 99.6 % on val, named 5 wrong cards of 126 on a deck it never saw."""
     folder = root / "ammememe_roboflow"
     truth = read_manifest(folder / "manifest.csv")
     items = [(p, t) for p, t in sorted(truth.items()) if split_of(p) == "val"]
