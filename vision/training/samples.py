@@ -17,6 +17,8 @@ import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, ink_image, ink_mask, propose_indices
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+from vision.outline import corner_candidates, find_outlines
+from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
 # Candidates of one frame -> one classifier input row each (e.g. CNN patches).
 Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
@@ -84,12 +86,15 @@ def jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg:
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, *, encode: Encoder, jitters: int = 4,
                      neg_per_image: int = 60, junk_score: JunkScore | None = None,
-                     turn_deg: float = 0.0, scale: float = 0.0) -> int:
+                     turn_deg: float = 0.0, scale: float = 0.0, other_cuts: int = 0) -> int:
     """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
-    returns the number of positives.
+    returns the number of boxes read.
 
+    The candidates are the recognizer's: the general proposer's, and those the outline of an isolated
+    card finds in its index corners (other blobs, so other glyph centres: the patch the recognizer cuts
+    there). With `other_cuts`, up to that many more candidates inside a box are positives too, as cut.
     With `junk_score`, half the junk samples are the candidates it finds most card-like (hard negatives)."""
-    cands = propose_indices(img)
+    cands = propose_indices(img) + corner_candidates(img, find_outlines(img)[0])[0]
     if not cands:
         return 0
     mask = _mask_for(img)
@@ -109,12 +114,11 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         idx = [i for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
         if not idx:
             continue
-        best = max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)
-        c = cands[best]
-        if _fill(c.rank, mask) > _fill(c.suit, mask):
-            c = IndexCandidate(c.suit, c.rank)  # the solid glyph is the suit: flip
+        idx.sort(key=lambda i: -(cands[i].rank.area + cands[i].suit.area))
+        cuts = [_upright(cands[i], mask) for i in idx[:1 + other_cuts]]
+        c = cuts[0]
         r, s = RANKS.index(rank), SUITS.index(suit)
-        pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
+        pos = cuts + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
         f = encode(img, pos + flipped)
         for row in f[:-1]:
@@ -129,6 +133,11 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
     for row in (encode(img, [cands[i] for i in far]) if len(far) else []):
         out.add(row, JUNK_RANK, JUNK_SUIT)
     return found
+
+
+def _upright(c: IndexCandidate, mask: np.ndarray) -> IndexCandidate:
+    """The candidate with its solid glyph as the suit (flipped if need be)."""
+    return IndexCandidate(c.suit, c.rank) if _fill(c.rank, mask) > _fill(c.suit, mask) else c
 
 
 def _mask_for(img: np.ndarray) -> np.ndarray:
@@ -162,10 +171,7 @@ _FACE_INDEX_BOXES = (((4, 16), (38, 102)), ((218, 282), (252, 368)))
 def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
                      jitters: int = 4, turn_deg: float = 0.0, scale: float = 0.0) -> int:
     """Rendered table scenes with random table colour, scale, light and blur; exact index boxes."""
-    from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render
-
     rng = np.random.default_rng(seed)
-    src = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
     found = 0
     for k in range(count):
         style = SceneStyle(card_width=float(rng.uniform(95, 190)),
@@ -175,14 +181,21 @@ def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
         n = int(rng.integers(3, 9))
         layout = random_layout(n, style, seed=seed * 1000 + k, face_down=int(rng.integers(0, 2)))
         img, quads = render(layout, style, seed=k)
-        boxes = []
-        for card, quad in zip(layout, quads):
-            if not card.face_up:
-                continue
-            M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-            for (x0, y0), (x1, y1) in _FACE_INDEX_BOXES:
-                pts = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32), M)[0]
-                boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
-        found += label_candidates(img, boxes, out, rng, jitters=jitters, neg_per_image=30, encode=encode,
-                                  turn_deg=turn_deg, scale=scale)
+        found += label_candidates(img, scene_index_boxes(layout, quads), out, rng, jitters=jitters, neg_per_image=30,
+                                  encode=encode, turn_deg=turn_deg, scale=scale)
     return found
+
+
+def scene_index_boxes(layout: list[PlacedCard], quads: list[np.ndarray]
+                      ) -> list[tuple[str, str, float, float, float, float]]:
+    """The labelled index boxes (rank, suit, x0, y0, x1, y1 in pixels) of a rendered scene's face-up cards."""
+    src = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
+    boxes = []
+    for card, quad in zip(layout, quads):
+        if not card.face_up:
+            continue
+        M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        for (x0, y0), (x1, y1) in _FACE_INDEX_BOXES:
+            pts = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32), M)[0]
+            boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
+    return boxes

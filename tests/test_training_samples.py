@@ -1,0 +1,73 @@
+"""Training labels (vision/training/samples.py): one positive per labelled index, cut from the recognizer's own
+candidates (the isolated cards' outline path included), more cuts of the same index with `other_cuts`, and
+junk only far from every index. Rendered scenes give exact boxes; needs no torch."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.glyphs import IndexCandidate
+from vision.model import JUNK_RANK, RANKS, SUITS
+from vision.synthetic import SceneStyle, random_layout, render
+from vision.training.samples import SampleSet, label_candidates, scene_index_boxes
+
+
+@pytest.fixture(scope="module")
+def scene() -> tuple[np.ndarray, list[tuple[str, str, float, float, float, float]]]:
+    style = SceneStyle(card_width=130.0)
+    layout = random_layout(4, style, seed=3)
+    img, quads = render(layout, style, seed=3)
+    return img, scene_index_boxes(layout, quads)
+
+
+class Recorder:
+    """An encoder that keeps the candidates it was asked to encode (one row each, their rank centre)."""
+
+    def __init__(self) -> None:
+        self.cands: list[IndexCandidate] = []
+
+    def __call__(self, img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        self.cands += cands
+        return np.array([c.rank_xy for c in cands], np.float32).reshape(-1, 2)
+
+
+def _label(scene: tuple[np.ndarray, list], other_cuts: int) -> tuple[SampleSet, Recorder, int]:
+    img, boxes = scene
+    out, rec = SampleSet(), Recorder()
+    found = label_candidates(img, boxes, out, np.random.default_rng(0), encode=rec, jitters=0, neg_per_image=20,
+                             other_cuts=other_cuts)
+    return out, rec, found
+
+
+def _inside(xy: np.ndarray, box: tuple[str, str, float, float, float, float]) -> bool:
+    _, _, x0, y0, x1, y1 = box
+    pad_x, pad_y = 0.1 * (x1 - x0), 0.1 * (y1 - y0)
+    return bool(x0 - pad_x < xy[0] < x1 + pad_x and y0 - pad_y < xy[1] < y1 + pad_y)
+
+
+def test_every_index_of_a_rendered_scene_is_a_positive_of_its_own_card(scene) -> None:
+    img, boxes = scene
+    out, _, found = _label(scene, other_cuts=0)
+    assert len(boxes) == 8 and found == len(boxes)
+    x, rank, suit = out.arrays()
+    positives = rank != JUNK_RANK
+    assert positives.sum() == len(boxes)
+    for xy, r, s in zip(x[positives], rank[positives], suit[positives]):
+        box = next(b for b in boxes if _inside(xy, b))  # the rank glyph lies in a labelled index ...
+        assert (RANKS[r], SUITS[s]) == box[:2]  # ... and carries that index's name
+    for xy in x[~positives][len(boxes):]:  # after the flipped twins: junk, far from every index
+        assert not any(_inside(xy, b) for b in boxes)
+
+
+def test_other_cuts_are_more_positives_of_the_same_index(scene) -> None:
+    _, boxes = scene
+    one, _, _ = _label(scene, other_cuts=0)
+    more, _, _ = _label(scene, other_cuts=2)
+    _, rank_one, _ = one.arrays()
+    x_more, rank_more, suit_more = more.arrays()
+    positives = rank_more != JUNK_RANK
+    assert len(boxes) < positives.sum() <= 3 * len(boxes)
+    for xy, r, s in zip(x_more[positives], rank_more[positives], suit_more[positives]):
+        assert (RANKS[r], SUITS[s]) == next(b for b in boxes if _inside(xy, b))[:2]
+    per_box = [sum(_inside(xy, b) for xy in x_more[positives]) for b in boxes]
+    assert max(per_box) <= 3 and sum(per_box) == positives.sum()
