@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.glyphs import box_sums
 
 # Regions are analysed at about this card width (px): finer costs time, coarser loses the thin borders.
 _WORK_WIDTH = 64.0
@@ -34,20 +35,15 @@ def _lookup(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return img[y, x]
 
 
-def _box(ii: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
-    """Sums over the boxes [x0, x1) x [y0, y1) from an integral image."""
-    return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
-
-
 def _along_sides(ii: tuple[np.ndarray, ...], A: int, B: int, ys: np.ndarray, xs: np.ndarray, corner: int
                  ) -> np.ndarray:
     """Sums of integral images (top, bottom, left, right) along those sides of A x B cards at (xs, ys),
     `corner` px short of each rounded corner, which is no evidence: (4, positions)."""
     top, bottom, left, right = ii
-    return np.stack([_box(top, xs + corner, ys, xs + A - corner, ys + 1),
-                     _box(bottom, xs + corner, ys + B - 1, xs + A - corner, ys + B),
-                     _box(left, xs, ys + corner, xs + 1, ys + B - corner),
-                     _box(right, xs + A - 1, ys + corner, xs + A, ys + B - corner)])
+    return np.stack([box_sums(top, xs + corner, ys, xs + A - corner, ys + 1),
+                     box_sums(bottom, xs + corner, ys + B - 1, xs + A - corner, ys + B),
+                     box_sums(left, xs, ys + corner, xs + 1, ys + B - corner),
+                     box_sums(right, xs + A - 1, ys + corner, xs + A, ys + B - corner)])
 
 
 def _edge_directions(grey: np.ndarray, card_w: float) -> list[tuple[float, float]]:
@@ -125,7 +121,7 @@ class _Pose:
         for a, b in (card, card[::-1]):
             A, B = round(a), round(b)
             ys, xs = np.mgrid[0:max(0, self.size[1] - B):2, 0:max(0, self.size[0] - A):2]
-            inside = _box(near, xs, ys, xs + A, ys + B) >= 0.95 * A * B
+            inside = box_sums(near, xs, ys, xs + A, ys + B) >= 0.95 * A * B
             if inside.any():
                 self.fits.append((A, B, ys[inside], xs[inside]))
 
@@ -151,11 +147,11 @@ class _Pose:
             sides_ok = ((shown_sides < 0.15 * card_w) | (on_sides >= 0.6 * shown_sides)).all(0)
             perimeter = 2 * (A + B - 4 * corner)  # as _along_sides counts it
             # both only shrink as cards are found: a position failing them is done with
-            alive = (shown >= 0.2 * perimeter) & (_box(new, xs, ys, xs + A, ys + B) >= 0.1 * A * B)
+            alive = (shown >= 0.2 * perimeter) & (box_sums(new, xs, ys, xs + A, ys + B) >= 0.1 * A * B)
             fits.append((A, B, ys[alive], xs[alive]))
             ratio = on / np.maximum(shown, 1)
             # a card still under an unfound one shows that card's edge inside it
-            clear = _box(occluders, xs + inset, ys + inset, xs + A - inset, ys + B - inset) < 0.3 * card_w
+            clear = box_sums(occluders, xs + inset, ys + inset, xs + A - inset, ys + B - inset) < 0.3 * card_w
             score = np.where(alive & clear & sides_ok & (ratio >= 0.85), ratio + 0.1 * shown / perimeter, -1.0)
             i = int(np.argmax(score))
             if score[i] > 0 and (best is None or score[i] > best[0]):

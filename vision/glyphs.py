@@ -100,6 +100,11 @@ def paper_integral(ink: np.ndarray) -> np.ndarray:
     return cv2.integral(paper)
 
 
+def box_sums(ii: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Sums over the boxes [x0, x1) x [y0, y1) from an integral image."""
+    return ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+
+
 def find_blobs(mask: np.ndarray, min_size: float, max_size: float, paper: np.ndarray | None = None, *,
                ink: np.ndarray | None = None) -> list[Blob]:
     """Glyph-sized ink blobs; with a paper integral image, only blobs printed on a bright card.
@@ -220,7 +225,7 @@ def _on_paper(mask: np.ndarray, st: np.ndarray, paper: np.ndarray, ink: np.ndarr
     if not len(st):
         return np.zeros(0, bool)
     x0, y0, x1, y1 = _ring_boxes(st, mask.shape)
-    bright = paper[y1, x1] - paper[y0, x1] - paper[y1, x0] + paper[y0, x0]
+    bright = box_sums(paper, x0, y0, x1, y1)
     ring = (x1 - x0) * (y1 - y0) - st[:, 4]
     ok = bright >= 0.6 * np.maximum(ring, 1)
     if ink is not None:
