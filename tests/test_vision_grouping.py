@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate
-from vision.model import RANKS, SUITS
+from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners
 
 L = 10.0  # px from rank to suit centre in these indices
@@ -60,3 +60,18 @@ def test_a_glyph_serves_one_index() -> None:
     turned = IndexCandidate(Blob(102, 103, 99, 99, 6, 8, 30), Blob(109.1, 110.1, 106, 106, 6, 8, 30))
     readings = Recognizer()._select([ten, turned], *_scores(["10D", "10D"]), 0.8)
     assert [rd.candidate for rd in readings] == [ten]
+
+
+def test_a_named_reading_claims_its_glyphs_before_an_unnamed_cut() -> None:
+    """Two cuts sharing the suit glyph: one read 7S for sure, the other as certainly an index but below the
+    threshold (its re-check failed). The named one claims the glyphs, whatever the order (before, the
+    unnamed cut came first on a tie and the card was lost as unknown)."""
+    named = index(100, 100)
+    longer = IndexCandidate(Blob(98, 96, 95, 92, 6, 8, 30), named.suit)
+    pr, ps = np.full((2, 14), 1e-4), np.full((2, 5), 1e-4)
+    pr[:, RANKS.index("7")] = ps[:, SUITS.index("S")] = 0.9999
+    pr[:, JUNK_RANK] = ps[:, JUNK_SUIT] = 0.0  # both fully index-like ...
+    r, s = pr.argmax(1), ps.argmax(1)
+    conf = np.array([0.79, 1.0])  # ... but the first one's re-checked confidence fell below the threshold
+    (reading,) = Recognizer()._select([longer, named], pr, ps, r, s, conf, 0.8)
+    assert (reading.card, reading.candidate) == ("7S", named)

@@ -223,9 +223,11 @@ class Recognizer:
         readings: list[IndexReading] = []
         used: set[int] = set()
         named: list[IndexCandidate] = []
-        # Strongest first; a blob belongs to at most one index, and an index named once is not read again
-        # from other cuts of its glyphs (non-maximum suppression).
-        for i in np.argsort(-np.maximum(guess, is_index), kind="stable"):
+        # Named readings first, then strongest first; a blob belongs to at most one index, and an index named
+        # once is not read again from other cuts of its glyphs (non-maximum suppression). An unnamed cut
+        # that is surely an index (is_index 1.0) must not claim the glyphs of a named one: it tied on the
+        # old key (max of the two) and the card was lost as unknown (val +5 cards, none wrong).
+        for i in np.lexsort((-np.maximum(guess, is_index), ~sure)):
             c = cands[i]
             keys = {id(c.rank), id(c.suit)}
             if keys & used or not (sure[i] or is_index[i] >= INDEX_LIKELY):
