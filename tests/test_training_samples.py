@@ -1,6 +1,5 @@
-"""Training labels (vision/training/samples.py): one positive per labelled index, cut from the recognizer's own
-candidates (the isolated cards' outline path included), more cuts of the same index with `other_cuts`, and
-junk only far from every index. Rendered scenes give exact boxes; needs no torch."""
+"""Training labels (vision/training/samples.py): one positive per labelled index, named as its box, and junk
+only far from every index. Rendered scenes give exact boxes; needs no torch."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,11 +30,10 @@ class Recorder:
         return np.array([c.rank_xy for c in cands], np.float32).reshape(-1, 2)
 
 
-def _label(scene: tuple[np.ndarray, list], other_cuts: int) -> tuple[SampleSet, Recorder, int]:
+def _label(scene: tuple[np.ndarray, list]) -> tuple[SampleSet, Recorder, int]:
     img, boxes = scene
     out, rec = SampleSet(), Recorder()
-    found = label_candidates(img, boxes, out, np.random.default_rng(0), encode=rec, jitters=0, neg_per_image=20,
-                             other_cuts=other_cuts)
+    found = label_candidates(img, boxes, out, np.random.default_rng(0), encode=rec, jitters=0, neg_per_image=20)
     return out, rec, found
 
 
@@ -47,7 +45,7 @@ def _inside(xy: np.ndarray, box: tuple[str, str, float, float, float, float]) ->
 
 def test_every_index_of_a_rendered_scene_is_a_positive_of_its_own_card(scene) -> None:
     img, boxes = scene
-    out, _, found = _label(scene, other_cuts=0)
+    out, _, found = _label(scene)
     assert len(boxes) == 8 and found == len(boxes)
     x, rank, suit = out.arrays()
     positives = rank != JUNK_RANK
@@ -57,17 +55,3 @@ def test_every_index_of_a_rendered_scene_is_a_positive_of_its_own_card(scene) ->
         assert (RANKS[r], SUITS[s]) == box[:2]  # ... and carries that index's name
     for xy in x[~positives][len(boxes):]:  # after the flipped twins: junk, far from every index
         assert not any(_inside(xy, b) for b in boxes)
-
-
-def test_other_cuts_are_more_positives_of_the_same_index(scene) -> None:
-    _, boxes = scene
-    one, _, _ = _label(scene, other_cuts=0)
-    more, _, _ = _label(scene, other_cuts=2)
-    _, rank_one, _ = one.arrays()
-    x_more, rank_more, suit_more = more.arrays()
-    positives = rank_more != JUNK_RANK
-    assert len(boxes) < positives.sum() <= 3 * len(boxes)
-    for xy, r, s in zip(x_more[positives], rank_more[positives], suit_more[positives]):
-        assert (RANKS[r], SUITS[s]) == next(b for b in boxes if _inside(xy, b))[:2]
-    per_box = [sum(_inside(xy, b) for xy in x_more[positives]) for b in boxes]
-    assert max(per_box) <= 3 and sum(per_box) == positives.sum()

@@ -64,8 +64,7 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None, other_cuts: int = 0
-            ) -> SampleSet:
+def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
     rb = root / "ammememe_roboflow"
@@ -75,8 +74,7 @@ def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None =
         boxes = [to_pixels(b, img.shape) for b in bxs]
         for v in range(variants):
             label_candidates(img if v == 0 else augment(img, rng), boxes, out, rng, jitters=3, neg_per_image=40,
-                             junk_score=junk_score, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE,
-                             other_cuts=other_cuts)
+                             junk_score=junk_score, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
         print(f"train photos {n + 1}/{len(items)}, {len(out.x)} samples", file=sys.stderr, end="\r")
     print(file=sys.stderr)
     return out
@@ -187,8 +185,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds 2+ add the previous net's hard negatives")
     ap.add_argument("--miner", type=Path, help="an exported model manifest (.json) whose hard negatives round 1 adds")
     ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
-    ap.add_argument("--other-cuts", type=int, default=2,
-                    help="more candidates inside a labelled index (other blob cuts) added as positives")
     args = ap.parse_args(argv)
     threads = torch.get_num_threads()
     cv2.setNumThreads(1)  # the proposer's OpenCV calls are small; don't fight torch's threads ...
@@ -201,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     miner: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
     members: list[str] = []
     for m in range(args.members):
-        net = train_member(args, (sx, sr, ss), miner, seed=1000 * m)
+        net = train_member(args, (sx, sr, ss), miner)
         members.append(f"{args.out.stem}_{m}.onnx")
         export(net, args.out.with_name(members[-1]))
         miner = net
@@ -216,18 +212,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 miner: IndexNet | CnnModel | None, seed: int) -> IndexNet:
-    """One member: `rounds` of collect-and-fit, each round mining with the previous net (or `miner`).
-    Each member its own `seed` (photo variants, jitter, initial weights): members that differ where
-    they are unsure make the ensemble's mean honest there."""
+                 miner: IndexNet | CnnModel | None) -> IndexNet:
+    """One member: `rounds` of collect-and-fit, each round mining with the previous net (or `miner`)."""
     sx, sr, ss = synthetic
     net = miner
     for rnd in range(args.rounds):
-        x, yr, ys = collect(args.root, args.variants, seed=seed + rnd, junk_score=junk_scorer(net) if net else None,
-                            other_cuts=args.other_cuts).arrays()
+        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None).arrays()
         x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
-        net = fit(x, yr, ys, args.epochs, seed=seed + rnd)
+        net = fit(x, yr, ys, args.epochs, seed=rnd)
     assert isinstance(net, IndexNet)
     return net
 

@@ -17,7 +17,6 @@ import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, ink_image, ink_mask, propose_indices
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
-from vision.outline import corner_candidates, find_outlines
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
 # Candidates of one frame -> one classifier input row each (e.g. CNN patches).
@@ -86,15 +85,12 @@ def jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg:
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, *, encode: Encoder, jitters: int = 4,
                      neg_per_image: int = 60, junk_score: JunkScore | None = None,
-                     turn_deg: float = 0.0, scale: float = 0.0, other_cuts: int = 0) -> int:
+                     turn_deg: float = 0.0, scale: float = 0.0) -> int:
     """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
     returns the number of boxes read.
 
-    The candidates are the recognizer's: the general proposer's, and those the outline of an isolated
-    card finds in its index corners (other blobs, so other glyph centres: the patch the recognizer cuts
-    there). With `other_cuts`, up to that many more candidates inside a box are positives too, as cut.
     With `junk_score`, half the junk samples are the candidates it finds most card-like (hard negatives)."""
-    cands = propose_indices(img) + corner_candidates(img, find_outlines(img)[0])[0]
+    cands = propose_indices(img)
     if not cands:
         return 0
     mask = _mask_for(img)
@@ -114,11 +110,9 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         idx = [i for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
         if not idx:
             continue
-        idx.sort(key=lambda i: -(cands[i].rank.area + cands[i].suit.area))
-        cuts = [_upright(cands[i], mask) for i in idx[:1 + other_cuts]]
-        c = cuts[0]
+        c = _upright(cands[max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)], mask)
         r, s = RANKS.index(rank), SUITS.index(suit)
-        pos = cuts + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
+        pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
         f = encode(img, pos + flipped)
         for row in f[:-1]:
