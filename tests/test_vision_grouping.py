@@ -68,10 +68,8 @@ def test_a_named_reading_claims_its_glyphs_before_an_unnamed_cut() -> None:
     unnamed cut came first on a tie and the card was lost as unknown)."""
     named = index(100, 100)
     longer = IndexCandidate(Blob(98, 96, 95, 92, 6, 8, 30), named.suit)
-    pr, ps = np.full((2, 14), 1e-4), np.full((2, 5), 1e-4)
-    pr[:, RANKS.index("7")] = ps[:, SUITS.index("S")] = 0.9999
+    pr, ps, r, s, _ = _scores(["7S", "7S"])
     pr[:, JUNK_RANK] = ps[:, JUNK_SUIT] = 0.0  # both fully index-like ...
-    r, s = pr.argmax(1), ps.argmax(1)
     conf = np.array([0.79, 1.0])  # ... but the first one's re-checked confidence fell below the threshold
     (reading,) = Recognizer()._select([longer, named], pr, ps, r, s, conf, 0.8)
     assert (reading.card, reading.candidate) == ("7S", named)
