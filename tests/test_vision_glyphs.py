@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import vision.glyphs
-from vision.glyphs import (Blob, IndexCandidate, find_blobs, find_glyphs, ink_image, ink_mask, paper_integral, propose,
-                           propose_indices)
+from vision.glyphs import (Blob, IndexCandidate, find_blobs, find_glyphs, ink_image, ink_mask, paper_integral,
+                           propose, propose_index_sets, propose_indices)
 from vision.sources import load_image
 from vision.synthetic import SceneStyle, random_layout, render
 
@@ -88,6 +88,7 @@ def test_separate_glyphs_are_not_cut() -> None:
 # Labelled index boxes (pixels of the 640x640 photos; ammememe_roboflow boxes.csv, see enrol/README.md).
 SHADED_4C = (ENROL / "4C_1.jpg", (43.0, 108.0, 137.0, 247.0))  # grey card in shade on a bright table
 TOUCHING_AH = (ENROL / "AH_2.jpg", (243.0, 446.0, 394.0, 597.0))  # the A's serif runs into the heart
+SHADOW_10H = (ENROL / "10H_1.jpg", (53.0, 77.0, 155.0, 228.0))  # a shadow's edge crosses the index heart
 
 
 def test_index_on_shaded_paper_is_proposed() -> None:
@@ -111,6 +112,20 @@ def test_index_run_into_its_neighbour_is_proposed() -> None:
     assert not any(_covers(c, box) for c in _plain(img))
     cands = [c for c in propose_indices(img) if _covers(c, box)]
     assert cands and all(c.length > 0.25 * (box[3] - box[1]) for c in cands)
+
+
+def test_index_run_into_a_shadow_edge_is_proposed_against_the_closing() -> None:
+    """Against the local max, the shade beside lit paper reads as ink along the shadow's edge, and the edge
+    runs the index heart into a pip; against its closing the shade is paper and the heart stands alone."""
+    path, box = SHADOW_10H
+    img = load_image(path)
+
+    def index_cut(c: IndexCandidate) -> bool:  # as training picks the labelled index's cut
+        return _covers(c, box) and c.length > 0.25 * (box[3] - box[1])
+    local_max, closing = propose_index_sets(img)
+    assert not any(map(index_cut, local_max))
+    assert any(map(index_cut, closing))
+    assert any(map(index_cut, propose_indices(img)))
 
 
 def test_extra_proposals_only_add_at_bounded_cost() -> None:
