@@ -83,6 +83,7 @@ def test_separate_glyphs_are_not_cut() -> None:
     assert find_glyphs(mask, 4.0, 52.0, paper_integral(ink))[1] == []
     cands = propose_indices(img, (10.0, 40.0))
     assert len(cands) == 2 and {_key(c) for c in cands} == {_key(c) for c in _plain(img, (10.0, 40.0))}
+    assert propose_index_sets(img, (10.0, 40.0))[1] == []  # the closing's mask finds these glyphs again: no re-cut
 
 
 # Labelled index boxes (pixels of the 640x640 photos; ammememe_roboflow boxes.csv, see enrol/README.md).

@@ -87,10 +87,10 @@ def ink_masks(ink: np.ndarray, window: int, paper_level: float | None = None
     """`ink_mask` against two estimates of the brightest paper nearby, each mask with its estimate:
 
     - the local max (`ink_mask`): keeps faint glyphs close to a card's edge;
-    - its morphological closing (the local max shrunk back by the same window): beside a card's edge
-      the local max spills the paper's brightness onto the dark table and into the edge's shadow, which
-      then read as ink and swallow a glyph near them; against the closing they stay background and the
-      glyph is cut on its own (on 'val', indices with no candidate at all: 12 -> 5 of 193 single photos).
+    - its morphological closing (the local max shrunk back by the same window): the local max spills lit
+      paper's brightness into the shade beside it, so a shadow's edge reads as ink and swallows a glyph it
+      touches; against the closing the shade is paper and the glyph is cut on its own (on 'val' single
+      photos, indices with no candidate at all: 12 -> 5 of 193).
     """
     k = _kernel(window)
     local_max = cv2.dilate(ink, k)
@@ -491,6 +491,7 @@ def _candidates(blobs: list[Blob], halves: list[tuple[Blob, Blob]]) -> list[Inde
 
 
 def _has_new_glyph(c: IndexCandidate, found: np.ndarray) -> bool:
+    """Is the rank or the suit glyph of `c` farther than _NEW_GLYPH x L from every glyph centre in `found`?"""
     if not len(found):
         return True
     near = np.hypot(found[:, 0, None] - (c.rank.cx, c.suit.cx), found[:, 1, None] - (c.rank.cy, c.suit.cy)).min(axis=0)
