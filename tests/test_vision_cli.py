@@ -42,6 +42,17 @@ def test_eval_json_on_copied_photos(capsys: pytest.CaptureFixture[str]) -> None:
     assert 0 < report["recall"] <= 1 and report["mean_ms"] > 0
 
 
+def test_eval_of_one_split_and_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    """The copied ammememe photos are all from the held-out 'test' split (see data/cards/README.md)."""
+    code, out, _ = run(capsys, "eval", str(DATA / "manifest.csv"), "--split", "test", "--under",
+                       "ammememe_roboflow/single/", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["images"] == 6
+    assert all(s["path"].startswith("ammememe_roboflow/single/") for s in report["per_image"])
+    code, _, err = run(capsys, "eval", str(DATA / "manifest.csv"), "--split", "train", "--under", "ammememe_roboflow/")
+    assert code == 2 and "no manifest rows" in err and "--split train" in err
+
+
 def test_eval_bad_manifest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "m.csv").write_text("file,label\nx.jpg,QS\n")
     code, _, err = run(capsys, "eval", str(tmp_path / "m.csv"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
@@ -13,6 +14,13 @@ import numpy as np
 from vision.recognize import UNKNOWN, CardReading
 
 RANK_ALIASES = {"1": "A", "T": "10"}
+SPLITS = ("train", "val", "test")
+
+
+def split_of(path: str) -> str:
+    """Deterministic split by file-name hash: 'test' (held out, ~20 %), 'val' (~20 %, tuning) or 'train'."""
+    h = int(hashlib.md5(Path(path).name.encode()).hexdigest(), 16) % 5
+    return {0: "test", 1: "val"}.get(h, "train")
 
 
 @dataclass(frozen=True)

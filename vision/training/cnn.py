@@ -25,13 +25,13 @@ import torch
 from torch import nn
 
 from vision.cnn import CNN_H, CNN_W, DEFAULT_CNN, CnnModel, cut_cnn_patches
-from vision.evaluate import evaluate, read_manifest
+from vision.evaluate import evaluate, read_manifest, split_of
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
 from vision.training.rendered_indices import rendered_indices
 from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
-                                     split_of, synthetic_scenes, to_pixels)
+                                     synthetic_scenes, to_pixels)
 
 TURN_DEG, SCALE = 10.0, 0.12
 

@@ -6,7 +6,6 @@ reversed twin (suit read as rank) and every candidate far from any box become 'j
 from __future__ import annotations
 
 import csv
-import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,12 +22,6 @@ from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layo
 Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
 # Encoded rows -> how junk-like each one is (low = hard negative).
 JunkScore = Callable[[np.ndarray], np.ndarray]
-
-
-def split_of(path: str) -> str:
-    """Deterministic split by file-name hash: 'test' (held out, ~20 %), 'val' (~20 %) or 'train'."""
-    h = int(hashlib.md5(Path(path).name.encode()).hexdigest(), 16) % 5
-    return {0: "test", 1: "val"}.get(h, "train")
 
 
 def load_frame(path: Path) -> np.ndarray:
