@@ -478,8 +478,7 @@ def propose_index_sets(bgr: np.ndarray, glyph_px: tuple[float, float] | None = N
             halves += [(_shifted(u, x0, y0), _shifted(v, x0, y0)) for u, v in hv]
     (blobs, halves), (closing_blobs, closing_halves) = per_mask
     found = np.array([(b.cx, b.cy) for b in blobs + [b for pair in halves for b in pair]], np.float64).reshape(-1, 2)
-    closing = [c for c in _candidates(closing_blobs, closing_halves) if _has_new_glyph(c, found)]
-    return _candidates(blobs, halves), closing
+    return _candidates(blobs, halves), _with_new_glyph(_candidates(closing_blobs, closing_halves), found)
 
 
 # A glyph is new to a mask when no glyph that mask found lies within this x L of its centre.
@@ -490,12 +489,15 @@ def _candidates(blobs: list[Blob], halves: list[tuple[Blob, Blob]]) -> list[Inde
     return propose(blobs) + [IndexCandidate(r, s) for u, v in halves for r, s in ((u, v), (v, u))]
 
 
-def _has_new_glyph(c: IndexCandidate, found: np.ndarray) -> bool:
-    """Is the rank or the suit glyph of `c` farther than _NEW_GLYPH x L from every glyph centre in `found`?"""
-    if not len(found):
-        return True
-    near = np.hypot(found[:, 0, None] - (c.rank.cx, c.suit.cx), found[:, 1, None] - (c.rank.cy, c.suit.cy)).min(axis=0)
-    return bool((near >= _NEW_GLYPH * c.length).any())
+def _with_new_glyph(cands: list[IndexCandidate], found: np.ndarray) -> list[IndexCandidate]:
+    """The candidates whose rank or suit glyph lies farther than _NEW_GLYPH x L from every glyph centre
+    in `found` (one array operation for all of them: this runs on every frame)."""
+    if not cands or not len(found):
+        return cands
+    xy = np.array([[c.rank_xy, c.suit_xy] for c in cands], np.float64)  # (n, 2 glyphs, 2)
+    near = np.hypot(xy[:, :, 0, None] - found[:, 0], xy[:, :, 1, None] - found[:, 1]).min(axis=2)  # (n, 2)
+    length = np.array([c.length for c in cands])
+    return [c for c, new in zip(cands, (near >= _NEW_GLYPH * length[:, None]).any(axis=1)) if new]
 
 
 # Card paper is looked for at this fraction of the frame's resolution (speed: the ink mask and the
