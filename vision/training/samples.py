@@ -114,14 +114,22 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
             out.add(row, r, s)
         out.add(f[-1], JUNK_RANK, JUNK_SUIT)
         found += 1
-    far = np.flatnonzero(~near_box)
-    if junk_score is not None and len(far):
-        hard = far[np.argsort(junk_score(encode(img, [cands[i] for i in far])))[:neg_per_image // 2]]
-        far = np.concatenate([hard, rng.permutation(np.setdiff1d(far, hard))[:neg_per_image // 2]])
-    far = rng.permutation(far)[:neg_per_image]
-    for row in (encode(img, [cands[i] for i in far]) if len(far) else []):
-        out.add(row, JUNK_RANK, JUNK_SUIT)
+    add_junk(img, [cands[i] for i in np.flatnonzero(~near_box)], out, rng, encode=encode,
+             neg_per_image=neg_per_image, junk_score=junk_score)
     return found
+
+
+def add_junk(img: np.ndarray, far: list[IndexCandidate], out: SampleSet, rng: np.random.Generator, *,
+             encode: Encoder, neg_per_image: int, junk_score: JunkScore | None) -> None:
+    """Up to `neg_per_image` of `far` (candidates away from every card index) as junk; with `junk_score`,
+    half of them the most card-like (hard negatives)."""
+    pick = np.arange(len(far))
+    if junk_score is not None and len(far):
+        hard = pick[np.argsort(junk_score(encode(img, far)))[:neg_per_image // 2]]
+        pick = np.concatenate([hard, rng.permutation(np.setdiff1d(pick, hard))[:neg_per_image // 2]])
+    pick = rng.permutation(pick)[:neg_per_image]
+    for row in (encode(img, [far[i] for i in pick]) if len(pick) else []):
+        out.add(row, JUNK_RANK, JUNK_SUIT)
 
 
 def _upright(c: IndexCandidate, mask: np.ndarray) -> IndexCandidate:
