@@ -1,5 +1,5 @@
-"""Training labels (vision/training/samples.py): one positive per labelled index, named as its box, and junk
-only far from every index. Rendered scenes give exact boxes; needs no torch."""
+"""Training labels (vision/training/samples.py): one positive per labelled index, named as its box, cut along
+the index, and junk only far from every index. Rendered scenes give exact boxes; needs no torch."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,8 @@ import pytest
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, RANKS, SUITS
 from vision.synthetic import SceneStyle, random_layout, render
-from vision.training.samples import SampleSet, label_candidates, scene_index_boxes
+from vision.synthetic import PlacedCard
+from vision.training.samples import SampleSet, label_candidates, scene_indices
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +17,7 @@ def scene() -> tuple[np.ndarray, list[tuple[str, str, float, float, float, float
     style = SceneStyle(card_width=130.0)
     layout = random_layout(4, style, seed=3)
     img, quads = render(layout, style, seed=3)
-    return img, scene_index_boxes(layout, quads)
+    return img, scene_indices(layout, quads)[0]
 
 
 def _rank_centres(img: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
@@ -50,3 +51,23 @@ def test_every_index_of_a_rendered_scene_is_a_positive_of_its_own_card(scene) ->
         assert (RANKS[r], SUITS[s]) == box[:2]  # ... and carries that index's name
     for xy in x[~positives][len(boxes):]:  # after the flipped twins: junk, far from every index
         assert not any(_inside(xy, b) for b in boxes)
+
+
+@pytest.mark.parametrize("card", ["5C", "10H", "KH", "4C"])
+def test_a_rotated_cards_positives_are_its_indices_read_upright(card: str) -> None:
+    """A rotated index's axis-aligned box also holds the pip or art beside it; the positive must still be the
+    index's own rank-above-suit pair, the right way up (a '5' beside a pip, or a 4C upside down, taught
+    the networks that the real index was junk)."""
+    layout = [PlacedCard(card, 300, 250, 30.0)]
+    img, quads = render(layout, SceneStyle(card_width=130.0), seed=1)
+    boxes, ups = scene_indices(layout, quads)
+    out = SampleSet()
+
+    def rank_centre_and_up(_: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        return np.array([[*c.rank_xy, *c.up] for c in cands], np.float32).reshape(-1, 4)
+    found = label_candidates(img, boxes, out, np.random.default_rng(0), encode=rank_centre_and_up, jitters=0,
+                             neg_per_image=0, ups=ups)
+    x, rank, _ = out.arrays()
+    assert found == 2
+    for row, up in zip(x[rank != JUNK_RANK], ups):
+        assert np.dot(row[2:], up / np.linalg.norm(up)) > 0.95

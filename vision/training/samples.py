@@ -18,6 +18,8 @@ from vision.glyphs import Blob, IndexCandidate, ink_image, ink_mask, propose_ind
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
+ALONG = 0.9  # |cos| between a rendered index's up and its labelled pair's
+
 # Candidates of one frame -> one classifier input row each (e.g. CNN patches).
 Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
 # Encoded rows -> how junk-like each one is (low = hard negative).
@@ -78,9 +80,10 @@ def jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg:
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, *, encode: Encoder, jitters: int = 4,
                      neg_per_image: int = 60, junk_score: JunkScore | None = None,
-                     turn_deg: float = 0.0, scale: float = 0.0) -> int:
+                     turn_deg: float = 0.0, scale: float = 0.0, ups: list[np.ndarray] | None = None) -> int:
     """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
-    returns the number of boxes read.
+    returns the number of boxes read. `ups`: each index's known up direction (rendered scenes); without
+    it the solid glyph is taken as the suit.
 
     With `junk_score`, half the junk samples are the candidates it finds most card-like (hard negatives)."""
     # the local max's cuts only: the shipped networks learnt from them (trained on the closing's cuts too,
@@ -93,7 +96,7 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
     sxy = np.array([c.suit_xy for c in cands])
     near_box = np.zeros(len(cands), bool)
     found = 0
-    for rank, suit, x0, y0, x1, y1 in boxes:
+    for k, (rank, suit, x0, y0, x1, y1) in enumerate(boxes):
         w, h = x1 - x0, y1 - y0
         pad = 0.1
         inside = ((rxy[:, 0] > x0 - pad * w) & (rxy[:, 0] < x1 + pad * w) & (rxy[:, 1] > y0 - pad * h)
@@ -103,9 +106,13 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         big = 0.6 * max(w, h)
         near_box |= (np.hypot(rxy[:, 0] - cx, rxy[:, 1] - cy) < big) | (np.hypot(sxy[:, 0] - cx, sxy[:, 1] - cy) < big)
         idx = [i for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
+        if ups is not None:  # a rotated index's axis-aligned box also holds the pip or art beside it: a pair
+            # with that has more ink, but lies across the index
+            idx = [i for i in idx if abs(np.dot(cands[i].up, ups[k])) > ALONG * np.linalg.norm(ups[k])]
         if not idx:
             continue
-        c = _upright(cands[max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)], mask)
+        c = cands[max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)]
+        c = _upright(c, mask) if ups is None else _along(c, ups[k])
         r, s = RANKS.index(rank), SUITS.index(suit)
         pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
@@ -135,6 +142,11 @@ def add_junk(img: np.ndarray, far: list[IndexCandidate], out: SampleSet, rng: np
 def _upright(c: IndexCandidate, mask: np.ndarray) -> IndexCandidate:
     """The candidate with its solid glyph as the suit (flipped if need be)."""
     return IndexCandidate(c.suit, c.rank) if _fill(c.rank, mask) > _fill(c.suit, mask) else c
+
+
+def _along(c: IndexCandidate, up: np.ndarray) -> IndexCandidate:
+    """The candidate with its rank glyph towards `up` (flipped if need be)."""
+    return IndexCandidate(c.suit, c.rank) if np.dot(c.up, up) < 0 else c
 
 
 def _mask_for(img: np.ndarray) -> np.ndarray:
@@ -178,21 +190,24 @@ def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
         n = int(rng.integers(3, 9))
         layout = random_layout(n, style, seed=seed * 1000 + k, face_down=int(rng.integers(0, 2)))
         img, quads = render(layout, style, seed=k)
-        found += label_candidates(img, scene_index_boxes(layout, quads), out, rng, jitters=jitters, neg_per_image=30,
-                                  encode=encode, turn_deg=turn_deg, scale=scale)
+        boxes, ups = scene_indices(layout, quads)
+        found += label_candidates(img, boxes, out, rng, jitters=jitters, neg_per_image=30,
+                                  encode=encode, turn_deg=turn_deg, scale=scale, ups=ups)
     return found
 
 
-def scene_index_boxes(layout: list[PlacedCard], quads: list[np.ndarray]
-                      ) -> list[tuple[str, str, float, float, float, float]]:
-    """The labelled index boxes (rank, suit, x0, y0, x1, y1 in pixels) of a rendered scene's face-up cards."""
+def scene_indices(layout: list[PlacedCard], quads: list[np.ndarray]
+                  ) -> tuple[list[tuple[str, str, float, float, float, float]], list[np.ndarray]]:
+    """The labelled index boxes (rank, suit, x0, y0, x1, y1 in pixels) of a rendered scene's face-up cards,
+    and each index's up direction (the bottom corner's index is printed upside down)."""
     src = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
-    boxes = []
+    boxes, ups = [], []
     for card, quad in zip(layout, quads):
         if not card.face_up:
             continue
         M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-        for (x0, y0), (x1, y1) in _FACE_INDEX_BOXES:
+        for ((x0, y0), (x1, y1)), sign in zip(_FACE_INDEX_BOXES, (1, -1)):
             pts = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32), M)[0]
             boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
-    return boxes
+            ups.append(sign * ((pts[0] + pts[1]) - (pts[2] + pts[3])) / 2)
+    return boxes, ups
