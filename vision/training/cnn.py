@@ -29,7 +29,6 @@ from vision.evaluate import evaluate, read_manifest, split_of
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
-from vision.training.card_boxes import add_labelled, label_indices, read_card_boxes
 from vision.training.rendered_indices import rendered_indices
 from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
                                      synthetic_scenes, to_pixels)
@@ -65,10 +64,7 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None,
-            teacher: IndexModel | None = None) -> SampleSet:
-    """The training photos' samples: ammememe's labelled indices, and with a teacher edje_pinochle's
-    rank-only card boxes (see card_boxes.py)."""
+def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
     rb = root / "ammememe_roboflow"
@@ -81,26 +77,7 @@ def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None =
                              junk_score=junk_score, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
         print(f"train photos {n + 1}/{len(items)}, {len(out.x)} samples", file=sys.stderr, end="\r")
     print(file=sys.stderr)
-    if teacher is not None:
-        collect_card_boxes(root / "edje_pinochle", variants, rng, out, teacher, junk_score)
     return out
-
-
-def collect_card_boxes(folder: Path, variants: int, rng: np.random.Generator, out: SampleSet,
-                       teacher: IndexModel, junk_score: JunkScore | None) -> None:
-    """edje_pinochle's train photos, indices labelled by the teacher: one cut and one jittered copy per
-    labelled index (a card gives several cuts), 20 junk per photo (its cards fill more of the frame)."""
-    items = sorted(read_card_boxes(folder).items())
-    cards = total = 0
-    for n, (rel, boxes) in enumerate(items):
-        img = load_frame(folder / rel)
-        labelled = label_indices(img, boxes, teacher)
-        cards, total = cards + labelled.cards, total + len(boxes)
-        for v in range(variants):
-            add_labelled(img if v == 0 else augment(img, rng), labelled, out, rng, encode=cnn_encoder, jitters=1,
-                         neg_per_image=20, junk_score=junk_score, turn_deg=TURN_DEG, scale=SCALE)
-        print(f"card-box photos {n + 1}/{len(items)}, {cards}/{total} cards labelled", file=sys.stderr, end="\r")
-    print(file=sys.stderr)
 
 
 class IndexNet(nn.Module):
@@ -219,8 +196,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="rounds 2+ add the previous net's hard negatives")
     ap.add_argument("--miner", type=Path, help="an exported model manifest (.json) whose hard negatives round 1 adds")
     ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
-    ap.add_argument("--teacher", type=Path, help="a model manifest (.json) that labels the suits and index cuts of "
-                    "edje_pinochle's rank-only train photos, which are then added (see card_boxes.py)")
     ap.add_argument("--init", type=Path, help="fine-tune: member m starts from this manifest's member m")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning wants less)")
     args = ap.parse_args(argv)
@@ -233,19 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"synthetic: {len(synthetic.x)} samples", file=sys.stderr)
     sx, sr, ss = synthetic.arrays()
     miner: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
-    teacher = CnnModel(args.teacher) if args.teacher else None
     starts = json.loads(args.init.read_text())["members"] if args.init else []
     members: list[str] = []
     for m in range(args.members):
         init = onnx_weights(args.init.with_name(starts[m])) if m < len(starts) else None
-        net = train_member(args, (sx, sr, ss), miner, teacher, init)
+        net = train_member(args, (sx, sr, ss), miner, init)
         members.append(f"{args.out.stem}_{m}.onnx")
         export(net, args.out.with_name(members[-1]))
         miner = net
     meta = {"threshold": 0.99, "members": members, "input": [3, CNN_H, CNN_W],
             "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"
-                          + (f" + {args.rendered} font-rendered indices" if args.rendered else "")
-                          + (" + edje_pinochle train photos labelled by a teacher" if args.teacher else "")}
+                          + (f" + {args.rendered} font-rendered indices" if args.rendered else "")}
     args.out.write_text(json.dumps(meta))
     meta["threshold"] = pick_threshold(CnnModel(args.out), args.root)
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
@@ -254,14 +227,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 miner: IndexNet | CnnModel | None, teacher: IndexModel | None,
-                 init: dict[str, torch.Tensor] | None) -> IndexNet:
+                 miner: IndexNet | CnnModel | None, init: dict[str, torch.Tensor] | None) -> IndexNet:
     """One member: `rounds` of collect-and-fit, each round mining with the previous net (or `miner`)."""
     sx, sr, ss = synthetic
     net = miner
     for rnd in range(args.rounds):
-        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None,
-                            teacher=teacher).arrays()
+        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None).arrays()
         x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
         net = fit(x, yr, ys, args.epochs, seed=rnd, lr=args.lr, init=init)
