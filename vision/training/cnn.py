@@ -30,7 +30,7 @@ from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
 from vision.training.rendered_indices import rendered_indices
-from vision.training.samples import (JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
+from vision.training.samples import (CardScore, JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
                                      synthetic_scenes, to_pixels)
 
 TURN_DEG, SCALE = 10.0, 0.12
@@ -64,7 +64,8 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None) -> SampleSet:
+def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None,
+            card_score: CardScore | None = None) -> SampleSet:
     rng = np.random.default_rng(seed)
     out = SampleSet()
     rb = root / "ammememe_roboflow"
@@ -74,7 +75,8 @@ def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None =
         boxes = [to_pixels(b, img.shape) for b in bxs]
         for v in range(variants):
             label_candidates(img if v == 0 else augment(img, rng), boxes, out, rng, jitters=3, neg_per_image=40,
-                             junk_score=junk_score, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
+                             junk_score=junk_score, card_score=card_score, encode=cnn_encoder, turn_deg=TURN_DEG,
+                             scale=SCALE)
         print(f"train photos {n + 1}/{len(items)}, {len(out.x)} samples", file=sys.stderr, end="\r")
     print(file=sys.stderr)
     return out
@@ -137,17 +139,28 @@ def fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int = 
     return net.eval()
 
 
+def _probabilities(net: IndexNet | CnnModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    x = rows.astype(np.float32).reshape(-1, 3, CNN_H, CNN_W)
+    if isinstance(net, CnnModel):
+        return net.forward(x)
+    with torch.no_grad():
+        lr, ls, _ = net(torch.from_numpy(x))
+    return lr.softmax(1).numpy(), ls.softmax(1).numpy()
+
+
 def junk_scorer(net: IndexNet | CnnModel) -> JunkScore:
     """How junk-like encoded rows look to a net being trained or an exported one (hard-negative mining)."""
     def score(rows: np.ndarray) -> np.ndarray:
-        x = rows.astype(np.float32).reshape(-1, 3, CNN_H, CNN_W)
-        if isinstance(net, CnnModel):
-            pr, ps = net.forward(x)
-        else:
-            with torch.no_grad():
-                lr, ls, _ = net(torch.from_numpy(x))
-            pr, ps = lr.softmax(1).numpy(), ls.softmax(1).numpy()
+        pr, ps = _probabilities(net, rows)
         return pr[:, JUNK_RANK] + ps[:, JUNK_SUIT]
+    return score
+
+
+def card_scorer(net: IndexNet | CnnModel) -> CardScore:
+    """How surely a net reads encoded rows as a given card (which cut of a labelled box is the index)."""
+    def score(rows: np.ndarray, rank: int, suit: int) -> np.ndarray:
+        pr, ps = _probabilities(net, rows)
+        return pr[:, rank] * ps[:, suit]
     return score
 
 
@@ -232,7 +245,8 @@ def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarr
     sx, sr, ss = synthetic
     net = miner
     for rnd in range(args.rounds):
-        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None).arrays()
+        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None,
+                            card_score=card_scorer(net) if net else None).arrays()
         x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
         net = fit(x, yr, ys, args.epochs, seed=rnd, lr=args.lr, init=init)

@@ -19,11 +19,14 @@ from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
 ALONG = 0.9  # |cos| between a rendered index's up and its labelled pair's
+READ = 0.5  # a card_score this sure of the labelled card picks the index's pair
 
 # Candidates of one frame -> one classifier input row each (e.g. CNN patches).
 Encoder = Callable[[np.ndarray, list[IndexCandidate]], np.ndarray]
 # Encoded rows -> how junk-like each one is (low = hard negative).
 JunkScore = Callable[[np.ndarray], np.ndarray]
+# Encoded rows, rank, suit -> how surely each row reads as that card.
+CardScore = Callable[[np.ndarray, int, int], np.ndarray]
 
 
 def load_frame(path: Path) -> np.ndarray:
@@ -80,10 +83,16 @@ def jitter(c: IndexCandidate, rng: np.random.Generator, amount: float, turn_deg:
 def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, float, float]],
                      out: SampleSet, rng: np.random.Generator, *, encode: Encoder, jitters: int = 4,
                      neg_per_image: int = 60, junk_score: JunkScore | None = None,
-                     turn_deg: float = 0.0, scale: float = 0.0, ups: list[np.ndarray] | None = None) -> int:
+                     turn_deg: float = 0.0, scale: float = 0.0, ups: list[np.ndarray] | None = None,
+                     card_score: CardScore | None = None) -> int:
     """Add positives (one per box, plus `jitters` jittered copies) and junk samples for one frame;
-    returns the number of boxes read. `ups`: each index's known up direction (rendered scenes); without
-    it the solid glyph is taken as the suit.
+    returns the number of boxes read.
+
+    An index box is axis-aligned, so a turned index's box also holds the pip or court art beside it, and
+    the pair with the most ink may be the rank with that pip, across the index. `ups` (rendered scenes:
+    each index's known up direction) keeps only pairs along it; `card_score` (a trained net) takes the
+    pair it reads best as the labelled card, when it reads one at all. Otherwise: the most ink, its solid
+    glyph as the suit.
 
     With `junk_score`, half the junk samples are the candidates it finds most card-like (hard negatives)."""
     # the local max's cuts only: the shipped networks learnt from them (trained on the closing's cuts too,
@@ -111,9 +120,13 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
             idx = [i for i in idx if abs(np.dot(cands[i].up, ups[k])) > ALONG * np.linalg.norm(ups[k])]
         if not idx:
             continue
+        r, s = RANKS.index(rank), SUITS.index(suit)
         c = cands[max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)]
         c = _upright(c, mask) if ups is None else _along(c, ups[k])
-        r, s = RANKS.index(rank), SUITS.index(suit)
+        if card_score is not None and ups is None:
+            sure = card_score(encode(img, [cands[i] for i in idx]), r, s)
+            if sure.max() >= READ:
+                c = cands[idx[int(sure.argmax())]]
         pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
         f = encode(img, pos + flipped)
