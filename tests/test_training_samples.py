@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.cnn import CnnModel
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, RANKS, SUITS
 from vision.synthetic import SceneStyle, random_layout, render
@@ -71,3 +72,28 @@ def test_a_rotated_cards_positives_are_its_indices_read_upright(card: str) -> No
     assert found == 2
     for row, up in zip(x[rank != JUNK_RANK], ups):
         assert np.dot(row[2:], up / np.linalg.norm(up)) > 0.95
+
+
+@pytest.mark.parametrize("card", ["5C", "10H", "KH"])
+def test_without_a_known_up_a_trained_net_picks_the_index_pair_of_a_turned_card(card: str) -> None:
+    """Photos' boxes carry no up direction: the shipped networks, reading each pair in the box as the
+    labelled card, pick the index's own pair (the pair with the most ink lies across it)."""
+    layout = [PlacedCard(card, 300, 250, 30.0)]
+    img, quads = render(layout, SceneStyle(card_width=130.0), seed=1)
+    boxes, ups = scene_indices(layout, quads)
+    model = CnnModel()
+    seen: list[IndexCandidate] = []
+
+    def register(_: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:  # a row names its candidate
+        seen.extend(cands)
+        return np.arange(len(seen) - len(cands), len(seen), dtype=np.float32)[:, None]
+
+    def reads_as(rows: np.ndarray, rank: int, suit: int) -> np.ndarray:
+        pr, ps, _ = model.score(img, [seen[int(i)] for i in rows[:, 0]])
+        return pr[:, rank] * ps[:, suit]
+    out = SampleSet()
+    assert label_candidates(img, boxes, out, np.random.default_rng(0), encode=register, jitters=0,
+                            neg_per_image=0, card_score=reads_as) == 2
+    x, rank, _ = out.arrays()
+    for row, up in zip(x[rank != JUNK_RANK], ups):
+        assert np.dot(seen[int(row[0])].up, up / np.linalg.norm(up)) > 0.95
