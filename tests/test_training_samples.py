@@ -8,8 +8,7 @@ import pytest
 from vision.cnn import CnnModel
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, RANKS, SUITS
-from vision.synthetic import SceneStyle, random_layout, render
-from vision.synthetic import PlacedCard
+from vision.synthetic import PlacedCard, SceneStyle, random_layout, render
 from vision.training.samples import SampleSet, label_candidates, scene_indices
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
 import torch
+from onnx import numpy_helper
 from torch import nn
 
 from vision.cnn import CNN_H, CNN_W, DEFAULT_CNN, CnnModel, cut_cnn_patches
@@ -30,8 +32,8 @@ from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
 from vision.training.rendered_indices import rendered_indices
-from vision.training.samples import (CardScore, JunkScore, SampleSet, label_candidates, load_frame, read_roboflow_boxes,
-                                     synthetic_scenes, to_pixels)
+from vision.training.samples import (CardScore, JunkScore, SampleSet, label_candidates, load_frame,
+                                     read_roboflow_boxes, synthetic_scenes, to_pixels)
 
 TURN_DEG, SCALE = 10.0, 0.12
 
@@ -166,8 +168,6 @@ def card_scorer(net: IndexNet | CnnModel) -> CardScore:
 
 def onnx_weights(path: Path) -> dict[str, torch.Tensor]:
     """An exported member's weights as an IndexNet state dict (the ONNX initializers keep torch's names)."""
-    import onnx
-    from onnx import numpy_helper
     return {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in onnx.load(str(path)).graph.initializer}
 
 

@@ -114,19 +114,12 @@ def label_candidates(img: np.ndarray, boxes: list[tuple[str, str, float, float, 
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         big = 0.6 * max(w, h)
         near_box |= (np.hypot(rxy[:, 0] - cx, rxy[:, 1] - cy) < big) | (np.hypot(sxy[:, 0] - cx, sxy[:, 1] - cy) < big)
-        idx = [i for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
-        if ups is not None:  # a rotated index's axis-aligned box also holds the pip or art beside it: a pair
-            # with that has more ink, but lies across the index
-            idx = [i for i in idx if abs(np.dot(cands[i].up, ups[k])) > ALONG * np.linalg.norm(ups[k])]
-        if not idx:
-            continue
+        in_box = [cands[i] for i in np.flatnonzero(inside) if cands[i].length > 0.25 * max(w, h)]
         r, s = RANKS.index(rank), SUITS.index(suit)
-        c = cands[max(idx, key=lambda i: cands[i].rank.area + cands[i].suit.area)]
-        c = _upright(c, mask) if ups is None else _along(c, ups[k])
-        if card_score is not None and ups is None:
-            sure = card_score(encode(img, [cands[i] for i in idx]), r, s)
-            if sure.max() >= READ:
-                c = cands[idx[int(sure.argmax())]]
+        c = _index_pair(img, in_box, mask, ups[k] if ups is not None else None,
+                        (lambda rows: card_score(rows, r, s)) if card_score is not None else None, encode)
+        if c is None:
+            continue
         pos = [c] + [jitter(c, rng, 0.06, turn_deg, scale) for _ in range(jitters)]
         flipped = [IndexCandidate(c.suit, c.rank)]
         f = encode(img, pos + flipped)
@@ -150,6 +143,22 @@ def add_junk(img: np.ndarray, far: list[IndexCandidate], out: SampleSet, rng: np
     pick = rng.permutation(pick)[:neg_per_image]
     for row in (encode(img, [far[i] for i in pick]) if len(pick) else []):
         out.add(row, JUNK_RANK, JUNK_SUIT)
+
+
+def _index_pair(img: np.ndarray, in_box: list[IndexCandidate], mask: np.ndarray, up: np.ndarray | None,
+                reads_as_label: Callable[[np.ndarray], np.ndarray] | None, encode: Encoder
+                ) -> IndexCandidate | None:
+    """Which pair in a labelled index box is the index (see label_candidates), the rank glyph on top."""
+    if up is not None:  # a pair with the pip beside a turned index has more ink, but lies across it
+        in_box = [c for c in in_box if abs(np.dot(c.up, up)) > ALONG * np.linalg.norm(up)]
+    if not in_box:
+        return None
+    if up is None and reads_as_label is not None:
+        sure = reads_as_label(encode(img, in_box))
+        if sure.max() >= READ:  # the net read it the right way up, or it would not name the card
+            return in_box[int(sure.argmax())]
+    inked = max(in_box, key=lambda c: c.rank.area + c.suit.area)
+    return _upright(inked, mask) if up is None else _along(inked, up)
 
 
 def _upright(c: IndexCandidate, mask: np.ndarray) -> IndexCandidate:
