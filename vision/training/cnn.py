@@ -211,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--members", type=int, default=2, help="ensemble members, trained in a chain")
     ap.add_argument("--init", type=Path, help="fine-tune: member m starts from this manifest's member m")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning wants less)")
+    ap.add_argument("--seed", type=int, default=0, help="first seed of the sampling and the weights (retrains vary)")
     args = ap.parse_args(argv)
     threads = torch.get_num_threads()
     cv2.setNumThreads(1)  # the proposer's OpenCV calls are small; don't fight torch's threads ...
@@ -245,11 +246,12 @@ def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarr
     sx, sr, ss = synthetic
     net = miner
     for rnd in range(args.rounds):
-        x, yr, ys = collect(args.root, args.variants, seed=rnd, junk_score=junk_scorer(net) if net else None,
+        seed = args.seed + rnd
+        x, yr, ys = collect(args.root, args.variants, seed=seed, junk_score=junk_scorer(net) if net else None,
                             card_score=card_scorer(net) if net else None).arrays()
         x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
-        net = fit(x, yr, ys, args.epochs, seed=rnd, lr=args.lr, init=init)
+        net = fit(x, yr, ys, args.epochs, seed=seed, lr=args.lr, init=init)
     assert isinstance(net, IndexNet)
     return net
 
