@@ -213,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning wants less)")
     ap.add_argument("--seed", type=int, default=0, help="first seed of the sampling and the weights (retrains vary)")
     args = ap.parse_args(argv)
+    for option, path in (("--miner", args.miner), ("--init", args.init)):
+        if path is not None and not path.is_file():
+            ap.error(f"{option} {path}: no such model manifest")
     threads = torch.get_num_threads()
     cv2.setNumThreads(1)  # the proposer's OpenCV calls are small; don't fight torch's threads ...
     torch.set_num_threads(threads)  # ... and keep all of them for torch (they may share one OpenMP pool)
