@@ -2,7 +2,7 @@
 decks in the training photos do not show.
 
 Each sample is a card corner as a camera sees it: off-white paper with a rounded corner and the table (or
-another card) beyond its two edges, the rank above the suit in a random face (DejaVu, URW, Liberation, FreeFont), weight, width and
+another card) beyond its two edges, the rank above the suit in a random DejaVu face, weight, width and
 spacing (suits from the fonts or drawn with varied proportions), sometimes a court card's frame and art or
 a pip nearby; then a random rotation, slight perspective, scale (rank-to-suit distance L of 8-40 px), uneven
 light, blur, noise, grey and JPEG. The patch is cut exactly as at run time: each glyph's ink centroid in the
@@ -24,34 +24,21 @@ from vision.glyphs import Blob, IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.training.samples import Encoder, SampleSet, jitter
 
-# Faces of many designs (sans, serif, slab, geometric, narrow; Debian: fonts-dejavu-core fonts-dejavu-extra
-# fonts-urw-base35 fonts-liberation2 fonts-freefont-ttf); the more shapes, the better a deck never seen is read
-FONT_DIRS = tuple(Path(d) for d in ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/opentype/urw-base35",
-                                    "/usr/share/fonts/truetype/liberation2", "/usr/share/fonts/truetype/freefont"))
-# a maths face repeating DejaVu Serif, dingbats, a symbol face and a script: no card index looks like them
-_NOT_INDEX_FACES = ("DejaVuMath", "D050000L", "StandardSymbolsPS", "Z003")
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _STRAY_CHARS = "EFGHLMNPRTUVWXYZ#%&@"
-# faces whose spade and club glyphs are swapped (seen on a contact sheet of every face's suits)
-_SWAPPED_SUITS = ("FreeSerifBoldItalic.ttf", "FreeSansOblique.ttf")
 
 
 @cache
 def _fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
-    """(rank fonts, suit fonts) among the installed faces of FONT_DIRS; a suit font has all four suit glyphs
-    (DejaVu Sans ExtraLight, for one, has none), the right way round."""
-    paths = tuple(p for d in FONT_DIRS for p in sorted(d.glob("*.[ot]tf"))
-                  if not p.name.startswith(_NOT_INDEX_FACES))
-    if not any(p.name.startswith("DejaVu") for p in paths):
-        raise ValueError(f"no DejaVu fonts under {FONT_DIRS[0]} (apt-get install fonts-dejavu-core fonts-dejavu-extra)")
-    return paths, tuple(p for p in paths if p.name not in _SWAPPED_SUITS
-                        and all(_has_glyph(p, c) for c in SUIT_CHARS.values()))
-
-
-def _has_glyph(font: Path, char: str) -> bool:
-    """PIL draws a missing glyph as the font's 'not defined' box: compare with a code point no face has."""
-    f = _font(font, 40)
-    return bytes(f.getmask(char)) != bytes(f.getmask("\U000F0001")) or f.getbbox(char) != f.getbbox("\U000F0001")
+    """(rank fonts, suit fonts): every DejaVu face, but ExtraLight has no suit glyphs and the maths face's
+    letters and digits repeat DejaVu Serif's."""
+    paths = tuple(sorted(FONT_DIR.glob("DejaVu*.ttf")))
+    if not paths:
+        raise ValueError(f"no DejaVu fonts under {FONT_DIR} (apt-get install fonts-dejavu-core fonts-dejavu-extra)")
+    ranks = tuple(p for p in paths if "Math" not in p.name)
+    suits = tuple(p for p in paths if "ExtraLight" not in p.name)
+    return ranks, suits
 
 
 @cache
