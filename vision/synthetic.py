@@ -5,6 +5,7 @@ demo, the tests and the benchmark, with exact ground truth.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -99,8 +100,11 @@ def _table(style: SceneStyle, rng: np.random.Generator) -> np.ndarray:
     return base + grain[..., None]
 
 
-def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int = 0) -> tuple[np.ndarray, list[np.ndarray]]:
-    """A BGR frame and, per card, its quad in image pixels (later cards lie on top)."""
+def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int = 0,
+           faces: Mapping[str, np.ndarray] | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A BGR frame and, per card, its quad in image pixels (later cards lie on top). `faces` (FACE_W x
+    FACE_H images by card name) draws another deck design; the default is the shipped geaxgx faces."""
+    faces = faces or _faces()
     rng = np.random.default_rng(seed)
     w, h = style.size
     canvas = _table(style, rng)
@@ -112,7 +116,7 @@ def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int 
         quad = cv2.perspectiveTransform(card_corners(card, style.card_width)[None], H)[0]
         quads.append(quad)
         M = cv2.getPerspectiveTransform(src_quad, quad)
-        face = _faces()[card.card] if card.face_up else _back()
+        face = faces[card.card] if card.face_up else _back()
         warped = cv2.warpPerspective(face, M, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
         alpha = cv2.warpPerspective(mask_src, M, (w, h)).astype(np.float32)[..., None] / 255
         if style.shadow:
@@ -128,10 +132,13 @@ def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int 
     return np.clip(canvas, 0, 255).astype(np.uint8), quads
 
 
-def random_layout(n: int, style: SceneStyle = SceneStyle(), seed: int = 0, face_down: int = 0) -> list[PlacedCard]:
-    """n separated face-up cards (distinct) plus `face_down` backs, on a loose grid with jitter."""
+def random_layout(n: int, style: SceneStyle = SceneStyle(), seed: int = 0, face_down: int = 0,
+                  names: list[str] | None = None) -> list[PlacedCard]:
+    """n separated face-up cards (distinct, drawn from `names`, default all 52) plus `face_down` backs,
+    on a loose grid with jitter."""
     rng = np.random.default_rng(seed)
-    names = rng.permutation(card_names())[:n]
+    names = list(rng.permutation(names or card_names())[:n])
+    n = len(names)  # a design may have fewer cards
     total = n + face_down
     cols = int(np.ceil(np.sqrt(total * 16 / 9)))
     rows = int(np.ceil(total / cols))
