@@ -1,6 +1,7 @@
-"""Other deck designs as training scenes (vision/training/decks.py, samples.FaceSet): a design's index is
-found on its faces, its faces are drawn in the scenes, and its indices become positives of their own cards.
-Drawn designs stand in for the rasterised SVG themes (those need Debian's theme packages); needs no torch."""
+"""The measure on deck designs never trained on (vision/training/decks.py): rasterised cards are laid on
+white at face size, the listed designs are loaded without their left-out cards, and the frames show 8
+separated cards of the design with their truth. Drawn designs stand in for the rasterised SVG themes
+(those need Debian's theme packages)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,52 +10,25 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.model import JUNK_RANK, RANKS, SUITS
-from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render
-from vision.training.decks import index_box, load_designs, load_face
-from vision.training.samples import FaceSet, SampleSet, label_candidates, scene_indices, synthetic_scenes
+from vision.synthetic import FACE_H, FACE_W
+from vision.training.decks import Design, load_designs, load_face, main, separated_cards
 
-CARDS = ("2H", "5S", "7D", "10C")
+CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
 
 
-def _drawn_face(card: str) -> np.ndarray:
-    """A plain design: a card border, the rank above a round 'suit' in the top-left corner, a big pip
-    beside the index and in the middle, the whole face symmetric under a half turn."""
-    ink = (30, 30, 200) if card[-1] in "HD" else (20, 20, 20)
-    face = np.full((FACE_H, FACE_W, 3), 255, np.uint8)
-    cv2.rectangle(face, (3, 3), (FACE_W - 4, FACE_H - 4), (60, 60, 60), 2)
-    cv2.putText(face, card[:-1], (10, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.1, ink, 3)
-    cv2.circle(face, (24, 72), 10, ink, -1)
-    cv2.circle(face, (95, 70), 18, ink, -1)
-    cv2.circle(face, (FACE_W // 2, FACE_H // 2), 30, ink, -1)
-    return np.minimum(face, face[::-1, ::-1])
+def _drawn_card(card: str) -> np.ndarray:
+    """A card as svg_decks.py writes it: BGRA, opaque card with its rank in the corner, transparent margin."""
+    bgra = np.zeros((420, 300, 4), np.uint8)
+    bgra[6:414, 6:294] = (255, 255, 255, 255)
+    ink = (30, 30, 200, 255) if card[-1] in "HD" else (20, 20, 20, 255)
+    cv2.putText(bgra, card, (14, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 3)
+    return bgra
 
 
-@pytest.fixture(scope="module")
-def design() -> FaceSet:
-    faces = {card: _drawn_face(card) for card in CARDS}
-    boxes = {card: index_box(face) for card, face in faces.items()}
-    assert all(boxes.values())
-    return FaceSet("drawn", faces, boxes)  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("card", CARDS)
-def test_the_index_box_holds_the_rank_and_the_suit_under_it_and_not_the_pip_beside_them(card: str) -> None:
-    x0, y0, x1, y1 = index_box(_drawn_face(card))  # type: ignore[misc]
-    rank = np.zeros((FACE_H, FACE_W), np.uint8)
-    cv2.putText(rank, card[:-1], (10, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 255, 3)
-    ys, xs = np.nonzero(rank)  # where the rank's ink is (a '10' is two glyphs: both inside)
-    assert x0 <= xs.min() and y0 <= ys.min() and x1 >= max(xs.max(), 24 + 10) and y1 >= 72 + 10  # suit's bottom
-    assert x1 < 95 - 18  # the pip beside the index is outside
-    assert ys.min() - y0 < 4 and y1 - (72 + 10) < 4  # and the box is tight
-
-def test_a_corner_without_an_index_has_no_box() -> None:
-    blank = np.full((FACE_H, FACE_W, 3), 255, np.uint8)
-    cv2.rectangle(blank, (3, 3), (FACE_W - 4, FACE_H - 4), (60, 60, 60), 2)  # the border alone
-    assert index_box(blank) is None
-    court = blank.copy()
-    cv2.rectangle(court, (12, 12), (FACE_W - 12, FACE_H - 12), (40, 90, 160), -1)  # art up to the corner
-    assert index_box(court) is None
+def _write_design(root: Path, name: str, cards: tuple[str, ...]) -> None:
+    (root / name).mkdir(parents=True)
+    for card in cards:
+        cv2.imwrite(str(root / name / f"{card}.png"), _drawn_card(card))
 
 
 def test_a_rasterised_card_is_laid_on_white_at_face_size(tmp_path: Path) -> None:
@@ -70,44 +44,45 @@ def test_a_rasterised_card_is_laid_on_white_at_face_size(tmp_path: Path) -> None
         load_face(tmp_path / "KS.png")
 
 
-def test_load_designs_keeps_the_listed_designs_cards_with_an_index_and_leaves_out_the_skipped(tmp_path: Path) -> None:
-    folder = tmp_path / "drawn"
-    folder.mkdir()
-    for card in CARDS:
-        bgra = cv2.cvtColor(_drawn_face(card), cv2.COLOR_BGR2BGRA)
-        cv2.imwrite(str(folder / f"{card}.png"), bgra)
-    cv2.imwrite(str(folder / "3C.png"), np.full((420, 300, 4), 255, np.uint8))  # no index found: left out
-    (tmp_path / "unlisted").mkdir()
-    cv2.imwrite(str(tmp_path / "unlisted" / "2H.png"), cv2.cvtColor(_drawn_face("2H"), cv2.COLOR_BGR2BGRA))
-    [loaded] = load_designs(tmp_path, {"drawn": frozenset({"7D"}), "absent": frozenset()})
-    assert loaded.name == "drawn"
-    assert sorted(loaded.faces) == sorted(loaded.index_boxes) == ["10C", "2H", "5S"]
+def test_the_listed_designs_are_loaded_without_their_left_out_cards(tmp_path: Path) -> None:
+    _write_design(tmp_path, "german", CARDS)
+    _write_design(tmp_path, "unlisted", CARDS)
+    designs = load_designs(tmp_path, {"german": frozenset({"JS", "QH"}), "absent": frozenset()})
+    assert [d.name for d in designs] == ["german"]
+    assert sorted(designs[0].faces) == sorted(set(CARDS) - {"JS", "QH"})
 
 
-def _rank_centres(img: np.ndarray, cands: list) -> np.ndarray:
-    """An encoder whose row for a candidate is its rank glyph's centre: where each sample was cut."""
-    return np.array([c.rank_xy for c in cands], np.float32).reshape(-1, 2)
+def test_frames_show_eight_separated_cards_of_the_design_with_their_truth(tmp_path: Path) -> None:
+    _write_design(tmp_path, "drawn", CARDS)
+    [design] = load_designs(tmp_path, {"drawn": frozenset()})
+    frames = separated_cards(design, 3)
+    assert len(frames) == 3
+    for frame, truth in frames:
+        assert frame.shape == (720, 1280, 3)
+        assert len(truth) == len(set(truth)) == 8 and set(truth) <= set(CARDS)
+        paper = (frame.min(axis=2) > 170).astype(np.uint8)  # the drawn cards' white faces
+        n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
+        assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 8  # eight cards, none touching another
+    assert [t for _, t in frames] == [t for _, t in separated_cards(design, 3)]  # the same frames every run
 
 
-def test_a_designs_scene_labels_both_indices_of_every_card_with_its_own_name(design: FaceSet) -> None:
-    style = SceneStyle(card_width=130.0)
-    layout = random_layout(4, style, seed=5, names=list(CARDS))
-    assert sorted(c.card for c in layout) == sorted(CARDS)
-    img, quads = render(layout, style, seed=5, faces=design.faces)
-    boxes, _ = scene_indices(layout, quads, design.index_boxes)
-    out = SampleSet()
-    found = label_candidates(img, boxes, out, np.random.default_rng(0), encode=_rank_centres, jitters=0)
-    assert found == len(boxes) == 8
-    x, rank, suit = out.arrays()
-    positives = rank != JUNK_RANK
-    for (cx, cy), r, s in zip(x[positives], rank[positives], suit[positives]):
-        named, _, x0, y0, x1, y1 = next(b for b in boxes if b[2] - 5 < cx < b[4] + 5 and b[3] - 5 < cy < b[5] + 5)
-        assert RANKS[r] == named and SUITS[s] == next(b for b in boxes if b[2] == x0 and b[3] == y0)[1]
+def test_a_design_with_fewer_cards_shows_them_all() -> None:
+    face = np.full((FACE_H, FACE_W, 3), 255, np.uint8)
+    design = Design("small", {"AS": face, "KH": face})
+    [(_, truth)] = separated_cards(design, 1)
+    assert sorted(truth) == ["AS", "KH"]
 
 
-def test_scenes_of_designs_show_only_their_cards(design: FaceSet) -> None:
-    out = SampleSet()
-    found = synthetic_scenes(3, out, encode=_rank_centres, jitters=0, designs=[design])
-    _, rank, suit = out.arrays()
-    named = {RANKS[r] + SUITS[s] for r, s in zip(rank, suit) if r != JUNK_RANK}
-    assert found >= 6 and named <= set(CARDS)
+def test_the_command_names_the_missing_rasterisation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main([str(tmp_path)])
+    assert exit_.value.code == 2
+    assert "none of the listed designs is there (run svg_decks.py first)" in capsys.readouterr().err
+
+
+def test_the_command_reports_every_design_and_the_total(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write_design(tmp_path, "svg-standard", CARDS)  # a listed design's folder, with drawn cards
+    assert main([str(tmp_path), "--frames", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("svg-standard: 16 cards, ")
+    assert lines[1].startswith("all 1 designs: 16 cards, ")

@@ -1,1 +1,2 @@
-"""Offline tools that build the shipped index classifier from labelled photos (not used at run time)."""
+"""Offline tools that build the shipped index classifier from labelled photos, and measure it on deck designs
+never trained on (not used at run time)."""

@@ -31,7 +31,6 @@ from vision.evaluate import evaluate, read_manifest, split_of
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
-from vision.training.decks import TRAIN_DESIGNS, load_designs
 from vision.training.rendered_indices import rendered_indices
 from vision.training.samples import (CardScore, JunkScore, SampleSet, label_candidates, load_frame,
                                      read_roboflow_boxes, synthetic_scenes, to_pixels)
@@ -213,9 +212,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="fine-tune: member m starts from this manifest's member m")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning wants less)")
     ap.add_argument("--seed", type=int, default=0, help="first seed of the sampling and the weights (retrains vary)")
-    ap.add_argument("--decks", type=Path, help="SVG deck designs rasterised by svg_decks.py: scenes of the training "
-                                               "designs join the rendered scenes")
-    ap.add_argument("--deck-scenes", type=int, default=600, help="rendered scenes of those designs")
     args = ap.parse_args(argv)
     for option, path in (("--miner", args.miner), ("--init", args.init)):
         if path is not None and not path.is_file():
@@ -226,12 +222,6 @@ def main(argv: list[str] | None = None) -> int:
     synthetic = SampleSet()
     synthetic_scenes(args.synthetic, synthetic, encode=cnn_encoder, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
     rendered_indices(args.rendered, synthetic, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
-    if args.decks:
-        designs = load_designs(args.decks, TRAIN_DESIGNS)
-        if not designs:
-            ap.error(f"--decks {args.decks}: none of the training designs is there (run svg_decks.py first)")
-        synthetic_scenes(args.deck_scenes, synthetic, encode=cnn_encoder, seed=1, jitters=3, turn_deg=TURN_DEG,
-                         scale=SCALE, designs=designs)
     print(f"synthetic: {len(synthetic.x)} samples", file=sys.stderr)
     sx, sr, ss = synthetic.arrays()
     miner: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
@@ -245,8 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         miner = net
     meta = {"threshold": 0.99, "members": members, "input": [3, CNN_H, CNN_W],
             "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"
-                          + (f" + {args.rendered} font-rendered indices" if args.rendered else "")
-                          + (f" + {args.deck_scenes} scenes of {len(TRAIN_DESIGNS)} SVG deck designs" if args.decks else "")}
+                          + (f" + {args.rendered} font-rendered indices" if args.rendered else "")}
     args.out.write_text(json.dumps(meta))
     meta["threshold"] = pick_threshold(CnnModel(args.out), args.root)
     args.out.write_text(json.dumps(meta, indent=1) + "\n")

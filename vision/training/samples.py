@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -195,49 +195,30 @@ def to_pixels(box: tuple[str, str, float, float, float, float], shape: tuple[int
     return rank, suit, (cx - w / 2) * W, (cy - h / 2) * H, (cx + w / 2) * W, (cy + h / 2) * H
 
 
-# The shipped rendered faces' top-left corner-index box (face pixels, 256x384); every design's
-# bottom-right index is its top-left one turned half a turn.
-_FACE_INDEX_BOX = (4.0, 16.0, 38.0, 102.0)
+# Corner-index boxes of the shipped rendered faces (face pixels, 256x384): top-left and bottom-right.
+_FACE_INDEX_BOXES = (((4, 16), (38, 102)), ((218, 282), (252, 368)))
 
 
-@dataclass(frozen=True)
-class FaceSet:
-    """A deck design to render: FACE_W x FACE_H faces by card name and each face's top-left index box
-    (x0, y0, x1, y1 in face pixels)."""
-    name: str
-    faces: Mapping[str, np.ndarray]
-    index_boxes: Mapping[str, tuple[float, float, float, float]]
-
-
-def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0, jitters: int = 4,
-                     turn_deg: float = 0.0, scale: float = 0.0, designs: Sequence[FaceSet] = ()) -> int:
-    """Rendered table scenes with random table colour, scale, light and blur; exact index boxes. Each
-    scene shows one of `designs` (drawn at random), or the shipped faces when there are none."""
+def synthetic_scenes(count: int, out: SampleSet, encode: Encoder, seed: int = 0,
+                     jitters: int = 4, turn_deg: float = 0.0, scale: float = 0.0) -> int:
+    """Rendered table scenes with random table colour, scale, light and blur; exact index boxes."""
     rng = np.random.default_rng(seed)
     found = 0
     for k in range(count):
-        style = random_style(rng)
-        design = designs[int(rng.integers(len(designs)))] if designs else None
+        style = SceneStyle(card_width=float(rng.uniform(95, 190)),
+                           table_bgr=tuple(int(v) for v in rng.integers(20, 200, 3)),  # type: ignore[arg-type]
+                           tilt=float(rng.uniform(0, 0.08)), light=float(rng.uniform(0, 0.5)),
+                           blur=float(rng.uniform(0.3, 1.4)), noise=float(rng.uniform(1, 7)))
         n = int(rng.integers(3, 9))
-        layout = random_layout(n, style, seed=seed * 1000 + k, face_down=int(rng.integers(0, 2)),
-                               names=sorted(design.index_boxes) if design else None)
-        img, quads = render(layout, style, seed=k, faces=design.faces if design else None)
-        boxes, ups = scene_indices(layout, quads, design.index_boxes if design else None)
+        layout = random_layout(n, style, seed=seed * 1000 + k, face_down=int(rng.integers(0, 2)))
+        img, quads = render(layout, style, seed=k)
+        boxes, ups = scene_indices(layout, quads)
         found += label_candidates(img, boxes, out, rng, jitters=jitters, neg_per_image=30,
                                   encode=encode, turn_deg=turn_deg, scale=scale, ups=ups)
     return found
 
 
-def random_style(rng: np.random.Generator) -> SceneStyle:
-    """A table of random colour, card scale, camera tilt, light, blur and noise."""
-    return SceneStyle(card_width=float(rng.uniform(95, 190)),
-                      table_bgr=tuple(int(v) for v in rng.integers(20, 200, 3)),  # type: ignore[arg-type]
-                      tilt=float(rng.uniform(0, 0.08)), light=float(rng.uniform(0, 0.5)),
-                      blur=float(rng.uniform(0.3, 1.4)), noise=float(rng.uniform(1, 7)))
-
-
-def scene_indices(layout: list[PlacedCard], quads: list[np.ndarray],
-                  index_boxes: Mapping[str, tuple[float, float, float, float]] | None = None
+def scene_indices(layout: list[PlacedCard], quads: list[np.ndarray]
                   ) -> tuple[list[tuple[str, str, float, float, float, float]], list[np.ndarray]]:
     """The labelled index boxes (rank, suit, x0, y0, x1, y1 in pixels) of a rendered scene's face-up cards,
     and each index's up direction (the bottom corner's index is printed upside down)."""
@@ -247,10 +228,8 @@ def scene_indices(layout: list[PlacedCard], quads: list[np.ndarray],
         if not card.face_up:
             continue
         M = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-        x0, y0, x1, y1 = index_boxes[card.card] if index_boxes else _FACE_INDEX_BOX
-        turned = (FACE_W - x1, FACE_H - y1, FACE_W - x0, FACE_H - y0)
-        for (a0, b0, a1, b1), sign in zip(((x0, y0, x1, y1), turned), (1, -1)):
-            pts = cv2.perspectiveTransform(np.array([[[a0, b0], [a1, b0], [a1, b1], [a0, b1]]], np.float32), M)[0]
+        for ((x0, y0), (x1, y1)), sign in zip(_FACE_INDEX_BOXES, (1, -1)):
+            pts = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float32), M)[0]
             boxes.append((card.card[:-1], card.card[-1], *pts.min(0), *pts.max(0)))
             ups.append(sign * ((pts[0] + pts[1]) - (pts[2] + pts[3])) / 2)
     return boxes, ups

@@ -1,13 +1,14 @@
 """Rasterise the SVG card themes Debian ships into OUT/<design>/<card>.png (BGRA, cards ~420 px tall).
 
-Offline, for training only. Runs on Debian's own Python, which has the librsvg bindings:
+Offline, for the measure on deck designs never trained on (decks.py). Runs on Debian's own Python,
+which has the librsvg bindings:
 
     apt-get install aisleriot kdegames-card-data-kf5 python3-gi gir1.2-rsvg-2.0 python3-gi-cairo python3-numpy
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks
 
 A theme's cards are elements of one SVG document (`1_club`, `king_heart` in KDE's; `club_1`,
 `kingclubs` in aisleriot's); each is rendered alone and cropped to its own opaque pixels. Some
-themes take ~20 s each; all of them about 7 minutes on two cores.
+themes take ~20 s each; all of them 4-7 minutes on two cores.
 """
 from __future__ import annotations
 
