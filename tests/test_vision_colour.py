@@ -18,9 +18,9 @@ def _patch(paper_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int]) -> tu
     return bgr.astype(np.float32), inked
 
 
-def _suits(paper: tuple[int, int, int], ink: tuple[int, int, int]) -> set[str]:
+def _suits(paper: tuple[int, int, int], ink: tuple[int, int, int], colour_frame: bool = True) -> set[str]:
     (red, chroma), = ink_colour(*_patch(paper, ink))
-    return {s for k, s in enumerate(SUITS) if colour_consistent(k, float(red), float(chroma))}
+    return {s for k, s in enumerate(SUITS) if colour_consistent(k, float(red), float(chroma), colour_frame)}
 
 
 def test_red_ink_under_a_cool_cast_is_red() -> None:
@@ -38,3 +38,14 @@ def test_black_ink_under_a_warm_lamp_is_black() -> None:
 def test_balanced_colour_still_tells_red_from_black() -> None:
     assert _suits((230, 230, 230), (40, 40, 200)) == {"H", "D"}
     assert _suits((230, 230, 230), (200, 60, 40)) == {"S", "C"}  # blue ink: not red, too colourful for red
+
+
+def test_black_ink_in_a_colour_frame_is_never_red() -> None:
+    """Grey-black ink (no colour at all) in a colour frame: not a heart or a diamond (it used to pass as
+    red for having no chroma, and a black 9 with an inverted spade pip was read 6H)."""
+    assert _suits((235, 235, 235), (50, 50, 50)) == {"S", "C"}
+
+
+def test_a_grey_frame_decides_nothing() -> None:
+    """In a grey frame the ink's colour says nothing about the suit."""
+    assert _suits((200, 200, 200), (60, 60, 60), colour_frame=False) == set(SUITS)

@@ -24,12 +24,15 @@ ASPECT = (1.25, 1.85)
 MIN_FILL = 0.88
 # Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
 MIN_WIDTH_PX = 40
-# Index geometry in units of L = card width / 6.4 (standard faces, see recognize.py), with room for
-# larger 'jumbo' indices: the window searched from the corner, where an index centre may lie, its length.
+# Index geometry in units of L = card width / 6.4 (standard faces, see recognize.py, index length 1 L),
+# with room for 'jumbo' indices (card rooms' decks, ~1.9 L long): the window searched from the corner,
+# where an index centre may lie, its length, and how far below the card's top edge its rank's centre
+# lies at least (a longer pair from nearer the edge is the edge or a pip paired across the index).
 WINDOW_L = (1.7, 3.7)  # card-right, card-down
 CENTRE_X_L = (0.15, 1.25)
-CENTRE_Y_L = (0.6, 3.0)
-LENGTH_L = (0.55, 1.7)
+CENTRE_Y_L = (0.6, 3.3)
+LENGTH_L = (0.55, 2.2)
+RANK_MIN_DOWN_L = 0.4
 MAX_TURN_COS = float(np.cos(np.radians(25)))  # index 'up' vs the card's up
 # Index windows are resampled to this L (px): one scale for every card, so one ink threshold and one
 # blob search run over all windows of a frame at once, laid side by side with white gutters.
@@ -181,11 +184,14 @@ def corner_candidates(frame: np.ndarray, outlines: list[CardOutline]) -> tuple[l
     length = np.array([c.length for c in cands])
     tile = _tile_of(rank)
     # window pixels -> units of L from the window's corner
-    u = ((rank[:, 0] + suit[:, 0]) / 2 - tile % _COLUMNS * _PITCH_X) / TILE_L
-    v = ((rank[:, 1] + suit[:, 1]) / 2 - tile // _COLUMNS * _PITCH_Y) / TILE_L
+    left, top = tile % _COLUMNS * _PITCH_X, tile // _COLUMNS * _PITCH_Y
+    u = ((rank[:, 0] + suit[:, 0]) / 2 - left) / TILE_L
+    v = ((rank[:, 1] + suit[:, 1]) / 2 - top) / TILE_L
+    rank_v = (rank[:, 1] - top) / TILE_L
     keep = np.flatnonzero((tile == _tile_of(suit)) & (tile < len(frames))
                           & (length >= LENGTH_L[0] * TILE_L) & (length <= LENGTH_L[1] * TILE_L)
-                          & (u >= CENTRE_X_L[0]) & (u <= CENTRE_X_L[1]) & (v >= CENTRE_Y_L[0]) & (v <= CENTRE_Y_L[1]))
+                          & (u >= CENTRE_X_L[0]) & (u <= CENTRE_X_L[1]) & (v >= CENTRE_Y_L[0]) & (v <= CENTRE_Y_L[1])
+                          & (rank_v >= RANK_MIN_DOWN_L))
     blobs = {id(b): (b, int(tile[i])) for i in keep for b in (cands[i].rank, cands[i].suit)}
     mapped = dict(zip(blobs, _to_image([b for b, _ in blobs.values()], np.array([t for _, t in blobs.values()]),
                                        np.array([m for _, m in frames]))))
