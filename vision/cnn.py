@@ -68,8 +68,6 @@ class CnnModel:
 
     def __init__(self, path: Path = DEFAULT_CNN, threshold: float | None = None) -> None:
         path = Path(path)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = options.inter_op_num_threads = 1
         if not path.is_file():
             raise ValueError(f"cannot load card model {path}: no such file")
         try:
@@ -79,7 +77,7 @@ class CnnModel:
         except (OSError, KeyError, ValueError, TypeError) as exc:
             raise ValueError(f"cannot load card model {path}: {exc}") from exc
         networks = [_read_network(m) for m in members]
-        self.nets = [_session(m, network, options) for m, network in zip(members, networks)]
+        self.nets = [_session(m, network) for m, network in zip(members, networks)]
         # which networks these are: an enrolled deck's prototypes only mean something for the same ones
         self.digest = hashlib.sha256(b"".join(networks)).hexdigest()[:16]
         if not self.nets:
@@ -127,13 +125,18 @@ class CnnModel:
                 r, s, embedding = net.run(["rank", "suit", "embedding"], patches)
             else:
                 r, s = net.run(["rank", "suit"], patches)
-            rank[live] += _softmax(r)
-            suit[live] += _softmax(s)
+            rank[live] += softmax(r)
+            suit[live] += softmax(s)
             done[live] += 1
             left = m - k - 1
             best = (rank[live, :-1].max(1) + left) * (suit[live, :-1].max(1) + left) / (m * m)
             live = live[best >= floor]
         return rank / done[:, None], suit / done[:, None], embedding.reshape(len(x), -1)
+
+
+def one_thread_session(path: Path) -> ort.InferenceSession:
+    """An ONNX Runtime session of the network at `path` on one thread; a clear ValueError if it cannot load."""
+    return _session(path, _read_network(path))
 
 
 def _read_network(path: Path) -> bytes:
@@ -143,13 +146,15 @@ def _read_network(path: Path) -> bytes:
         raise ValueError(f"cannot load card model {path}: {exc}") from exc
 
 
-def _session(path: Path, network: bytes, options: ort.SessionOptions) -> ort.InferenceSession:
+def _session(path: Path, network: bytes) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
     try:
         return ort.InferenceSession(network, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime's errors (bad protobuf, bad graph) share no base
         raise ValueError(f"cannot load card model {path}: {exc}") from exc
 
 
-def _softmax(z: np.ndarray) -> np.ndarray:
+def softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)

@@ -4,7 +4,7 @@ merge the two corners of one card. Below the model's threshold the answer is 'un
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -12,6 +12,7 @@ import numpy as np
 from vision.glyphs import Blob, IndexCandidate, ink_image, propose_indices
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
+from vision.suits import SuitVerifier
 
 UNKNOWN = "unknown"
 # Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
@@ -27,6 +28,8 @@ class IndexReading:
     candidate: IndexCandidate
     card: str  # "QS" or UNKNOWN
     confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
+    doubted: bool = False  # named, but the suit verifier (suits.py) found the suit unlikely: card UNKNOWN, and
+    # the card it belongs to is unknown too
 
 
 @dataclass
@@ -168,10 +171,12 @@ class Recognizer:
     """Generic or enrolled recognizer: the only difference is which model file it loads."""
 
     def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
-                 glyph_px: tuple[float, float] | None = None, card_area: float | None = None) -> None:
+                 glyph_px: tuple[float, float] | None = None, card_area: float | None = None,
+                 suit_verifier: SuitVerifier | None = None) -> None:
         """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
-        without them any glyph and card size is accepted."""
+        without them any glyph and card size is accepted. `suit_verifier`: default the shipped one."""
         self.model = model or load_model(DEFAULT_MODEL)
+        self.suit_verifier = suit_verifier or SuitVerifier()
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
         self.card_area = card_area
@@ -197,7 +202,20 @@ class Recognizer:
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
                                                                       threshold))
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
-        return self._select(cands, pr, ps, r, s, conf, threshold), on_card
+        return self._doubt_suits(frame, self._select(cands, pr, ps, r, s, conf, threshold)), on_card
+
+    def _doubt_suits(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
+        """The readings, those named with a suit the suit verifier doubts made unknown and `doubted`. They
+        group with their card as unknown readings do (by place, not by the doubted name: grouped by it, a
+        doubted reading took along another card of that name, 1 more right card lost on 'val', 5 on 'train')."""
+        named = [i for i, rd in enumerate(readings) if rd.card != UNKNOWN]
+        doubted = self.suit_verifier.doubted(frame, [readings[i].candidate for i in named],
+                                             [SUITS.index(readings[i].card[-1]) for i in named])
+        out = list(readings)
+        for i, doubt in zip(named, doubted):
+            if doubt:
+                out[i] = replace(out[i], card=UNKNOWN, doubted=True)
+        return out
 
     def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
                              threshold: float) -> np.ndarray:
@@ -273,7 +291,7 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     (two overlapping cards can look like one); others pair up by name and implied card centre.
 
     Two corners of the very same card naming different cards contradict each other: that card becomes
-    unknown rather than either guess.
+    unknown rather than either guess; so does a card one of whose readings has its suit doubted.
     """
     on_card = _consistent_outlines(readings, on_card or {})
     cards: list[CardReading] = []
@@ -311,6 +329,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 break
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    for card in cards:
+        if any(rd.doubted for rd in card.corners):
+            card.card = UNKNOWN
     named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
     cards = [c for c in cards if c.card != UNKNOWN or not any(  # pips of a card we read are no news
         cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -32,7 +33,7 @@ from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, IndexModel
 from vision.recognize import Recognizer
 from vision.training.rendered_indices import rendered_indices
-from vision.training.samples import (CardScore, JunkScore, SampleSet, label_candidates, load_frame,
+from vision.training.samples import (CardScore, Encoder, JunkScore, SampleSet, label_candidates, load_frame,
                                      read_roboflow_boxes, synthetic_scenes, to_pixels)
 
 TURN_DEG, SCALE = 10.0, 0.12
@@ -67,7 +68,8 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None,
-            card_score: CardScore | None = None) -> SampleSet:
+            card_score: CardScore | None = None, encode: Encoder = cnn_encoder) -> SampleSet:
+    """Samples of the 'train' photos (`variants` photometric variants each), cut by `encode`."""
     rng = np.random.default_rng(seed)
     out = SampleSet()
     rb = root / "ammememe_roboflow"
@@ -77,7 +79,7 @@ def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None =
         boxes = [to_pixels(b, img.shape) for b in bxs]
         for v in range(variants):
             label_candidates(img if v == 0 else augment(img, rng), boxes, out, rng, jitters=3, neg_per_image=40,
-                             junk_score=junk_score, card_score=card_score, encode=cnn_encoder, turn_deg=TURN_DEG,
+                             junk_score=junk_score, card_score=card_score, encode=encode, turn_deg=TURN_DEG,
                              scale=SCALE)
         print(f"train photos {n + 1}/{len(items)}, {len(out.x)} samples", file=sys.stderr, end="\r")
     print(file=sys.stderr)
@@ -114,31 +116,42 @@ def fit(x: np.ndarray, yr: np.ndarray, ys: np.ndarray, epochs: int, seed: int = 
     net = IndexNet()
     if init is not None:
         net.load_state_dict(init)
-    xt = torch.from_numpy(x)
     rt, st = torch.from_numpy(yr), torch.from_numpy(ys)
+    loss_fn = nn.CrossEntropyLoss()
+
+    def loss(batch: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        rank, suit, _ = net(batch)
+        return loss_fn(rank, rt[rows]) + loss_fn(suit, st[rows])
+
+    one_cycle(net, x, (3, CNN_H, CNN_W), loss, epochs, lr)
+    return net.eval()
+
+
+def one_cycle(net: nn.Module, x: np.ndarray, shape: tuple[int, int, int],
+              loss: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], epochs: int, lr: float) -> None:
+    """Train `net` on the rows of `x` (each reshaped to `shape`) in batches of 256, with one cycle of
+    learning rate up to `lr`; `loss(batch, rows)` is a batch's loss (`rows`: its indices into x)."""
+    xt = torch.from_numpy(x)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(x) + 255) // 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
-    loss_fn = nn.CrossEntropyLoss()
     net.train()
     for epoch in range(epochs):
         order = torch.randperm(len(x))
         total = 0.0
         for start in range(0, len(x), 256):
             sel = order[start:start + 256]
-            xb = xt[sel].float().view(-1, 3, CNN_H, CNN_W)
+            xb = xt[sel].float().view(-1, *shape)
             # cheap per-patch photometric noise on top of the per-photo variants
             xb = (xb + 0.5) * torch.empty(len(sel), 1, 1, 1).uniform_(0.8, 1.15) - 0.5
             xb = xb + 0.03 * torch.randn_like(xb)
-            lr, ls, _ = net(xb)
-            loss = loss_fn(lr, rt[sel]) + loss_fn(ls, st[sel])
+            value = loss(xb, sel)
             opt.zero_grad()
-            loss.backward()
+            value.backward()
             opt.step()
             sched.step()
-            total += float(loss.detach()) * len(sel)
+            total += float(value.detach()) * len(sel)
         print(f"epoch {epoch + 1}/{epochs} loss {total / len(x):.4f}", file=sys.stderr)
-    return net.eval()
 
 
 def _probabilities(net: IndexNet | CnnModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

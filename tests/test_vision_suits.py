@@ -1,0 +1,126 @@
+"""The suit verifier (vision/suits.py): the suit glyph cut at its own size, a second opinion on the
+suit that can only make a card unknown, never name one."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.glyphs import Blob, IndexCandidate
+from vision.model import SUITS
+from vision.recognize import UNKNOWN, Recognizer
+from vision.suits import SUIT_PATCH, SuitVerifier, cut_suit_patches
+from vision.synthetic import PlacedCard, SceneStyle, render
+
+
+def _disc_index(scale: float) -> tuple[np.ndarray, IndexCandidate]:
+    """A white frame with a black 'rank' bar above a black disc 'suit', `scale` times a 10 px L."""
+    img = np.full((int(200 * scale), int(200 * scale), 3), 240, np.uint8)
+    rank_y, suit_y, x = 80 * scale, 90 * scale, 100 * scale
+    cv2.rectangle(img, (int(x - 2 * scale), int(rank_y - 4 * scale)), (int(x + 2 * scale), int(rank_y + 4 * scale)),
+                  (20, 20, 20), -1)
+    radius = 3 * scale
+    cv2.circle(img, (int(x), int(suit_y)), int(radius), (20, 20, 20), -1, cv2.LINE_AA)
+    area = int(np.pi * radius ** 2)
+    rank = Blob(x, rank_y, int(x - 2 * scale), int(rank_y - 4 * scale), int(4 * scale), int(8 * scale), 32)
+    suit = Blob(x, suit_y, int(x - radius), int(suit_y - radius), int(2 * radius), int(2 * radius), area)
+    return img, IndexCandidate(rank, suit)
+
+
+def test_the_patch_is_the_suit_glyph_centred_at_any_size() -> None:
+    """The same index at two sizes gives the same patch: the disc centred, filling the same share."""
+    patches = [cut_suit_patches(*(lambda im, c: (im, [c]))(*_disc_index(s)))[0] for s in (1.5, 4.0)]
+    for p in patches:
+        ink = p.mean(axis=0) < -0.25  # darker than half the paper level
+        ys, xs = np.nonzero(ink)
+        assert abs(xs.mean() - (SUIT_PATCH - 1) / 2) < 1.5 and abs(ys.mean() - (SUIT_PATCH - 1) / 2) < 1.5
+        assert 0.15 < ink.mean() < 0.4  # the glyph, not a speck nor the whole patch
+    assert np.abs(patches[0] - patches[1]).mean() < 0.1
+
+
+def test_no_candidates_no_patches() -> None:
+    assert cut_suit_patches(np.zeros((10, 10, 3), np.uint8), []).shape == (0, 3, SUIT_PATCH, SUIT_PATCH)
+
+
+@pytest.fixture(scope="module")
+def verifier() -> SuitVerifier:
+    return SuitVerifier()
+
+
+def test_the_verifier_agrees_with_the_shipped_faces_suits(verifier: SuitVerifier) -> None:
+    """Every corner index the recognizer names on a rendered table (all four suits, courts and pips) is
+    confirmed: none doubted, and the verifier's own best suit is the named one."""
+    names = ["AS", "7H", "QD", "KC", "3S", "JH", "10D", "5C"]
+    cards = [PlacedCard(name, 160 + 240 * (k % 5), 130 + 300 * (k // 5), 30 * k) for k, name in enumerate(names)]
+    frame, _ = render(cards, SceneStyle(size=(1280, 600), card_width=130), seed=4)
+    readings = [rd for rd in Recognizer(suit_verifier=verifier).read_indices(frame) if rd.card != UNKNOWN]
+    assert len(readings) >= 12
+    assert not any(rd.doubted for rd in readings)
+    p = verifier.probabilities(frame, [rd.candidate for rd in readings])
+    assert [SUITS[k] for k in p[:, :4].argmax(1)] == [rd.card[-1] for rd in readings]
+
+
+class _SpadesAreClubs(SuitVerifier):
+    """The shipped verifier, made to see every spade as a club (what it does to an unlike deck's clubs that
+    the index CNN names spades)."""
+
+    def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        p = super().probabilities(frame, cands)
+        spade, club = SUITS.index("S"), SUITS.index("C")
+        p[:, club] += p[:, spade]
+        p[:, spade] = 0.0
+        return p
+
+
+def test_a_doubted_suit_makes_the_card_unknown() -> None:
+    """Both corners of the spade are named (by the index CNN) and doubted: the card is unknown, the
+    heart beside it is still read."""
+    frame, _ = render([PlacedCard("9S", 200, 200, 10), PlacedCard("9H", 520, 220, -15)],
+                      SceneStyle(size=(720, 420), card_width=120), seed=5)
+    assert sorted(c.card for c in Recognizer().read(frame)) == ["9H", "9S"]
+    cards = Recognizer(suit_verifier=_SpadesAreClubs()).read(frame)
+    assert sorted(c.card for c in cards) == ["9H", UNKNOWN]
+    (spade,) = [c for c in cards if c.card == UNKNOWN]
+    assert any(rd.doubted for rd in spade.corners)
+
+
+class _DoubtsTheFirst(SuitVerifier):
+    """Sees the first glyph it is asked about as the next suit over, whatever it shows."""
+
+    def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        p = super().probabilities(frame, cands)
+        p[0, :4] = np.roll(p[0, :4], 1)
+        return p
+
+
+class _SeesJunk(SuitVerifier):
+    """Finds every glyph junk (a blurred or clipped suit it cannot judge)."""
+
+    def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        p = np.zeros((len(cands), 5))
+        p[:, 4] = 1.0
+        return p
+
+
+def test_one_doubted_corner_is_enough() -> None:
+    """A lone card whose two corners both name it, one of them doubted: unknown (a wrong card is far worse
+    than an unread one)."""
+    frame, _ = render([PlacedCard("2C", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
+    (sure,) = Recognizer().read(frame)
+    assert sure.card == "2C" and [rd.card for rd in sure.corners] == ["2C", "2C"]
+    (doubted,) = Recognizer(suit_verifier=_DoubtsTheFirst()).read(frame)
+    assert doubted.card == UNKNOWN and sorted(rd.card for rd in doubted.corners) == ["2C", UNKNOWN]
+
+
+def test_a_glyph_the_verifier_cannot_judge_is_no_doubt() -> None:
+    """Only another suit is a doubt: a suit glyph the verifier finds junk leaves the reading alone (on the
+    held-out photos those were blurred or clipped suits, read right)."""
+    frame, _ = render([PlacedCard("2C", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
+    assert [c.card for c in Recognizer(suit_verifier=_SeesJunk()).read(frame)] == ["2C"]
+
+
+def test_a_missing_network_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="cannot load card model"):
+        SuitVerifier(tmp_path / "suit.onnx")

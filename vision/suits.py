@@ -1,0 +1,73 @@
+"""A second look at a named card's suit: the suit glyph alone, at a finer scale.
+
+The index CNN sees the whole index at ~10 px per L (the rank-to-suit distance), where a club and a spade
+differ by a few pixels; on a deck whose club it has never seen it can name a spade with full confidence,
+on both corners (and colour cannot tell the two apart). This network sees only the square of 1 L around
+the suit glyph's centre, at 24 px: a club's three lobes against a spade's point. It names no card; it
+only doubts one: a reading whose suit it finds unlikely is not reported (see recognize.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cnn import one_thread_session, softmax
+from vision.glyphs import IndexCandidate, affine_to_image
+from vision.model import JUNK_SUIT
+
+DEFAULT_SUIT_NET = Path(__file__).with_name("models") / "suit.onnx"
+SUIT_PATCH = 24
+# The patch: 1 L square, centred on the suit's centroid (0.5 L below the index centre), in units of L
+# around the index centre (x card-right, y card-down). Scaled by the glyph's own ink area instead, the
+# patch followed blobs merged with a neighbour or cut short, and doubted 13 more right cards on the
+# 'train' and 'val' photos.
+_EXTENT = (-0.5, 0.5, 0.0, 1.0)
+# A reading's suit is doubted when the verifier finds another suit at least this likely (and likelier
+# than the named one). Not when it finds the glyph junk: on the held-out photos that was a blurred or
+# clipped suit it could not judge (6 right cards lost), not another suit.
+DOUBT_OTHER = 0.5
+
+
+def cut_suit_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+    """(N, 3, SUIT_PATCH, SUIT_PATCH) network input: each candidate's suit glyph, upright in the index's
+    frame, over the patch's bright paper level, minus 0.5."""
+    n = len(cands)
+    if n == 0:
+        return np.zeros((0, 3, SUIT_PATCH, SUIT_PATCH), np.float32)
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    raw = np.empty((n, SUIT_PATCH, SUIT_PATCH, 3), np.uint8)
+    size = (SUIT_PATCH, SUIT_PATCH)
+    for i, c in enumerate(cands):
+        cv2.warpAffine(bgr, affine_to_image(c, size, _EXTENT), size, dst=raw[i],
+                       flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    paper = np.maximum(np.percentile(raw.min(axis=3).reshape(n, -1), 95, axis=1), 12).astype(np.float32)
+    return raw.transpose(0, 3, 1, 2).astype(np.float32) / paper[:, None, None, None] - 0.5
+
+
+class SuitVerifier:
+    """The suit network (input "x", output "suit": logits of S, H, D, C and junk), on one thread."""
+
+    def __init__(self, path: Path = DEFAULT_SUIT_NET) -> None:
+        self.net = one_thread_session(Path(path))
+
+    def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        """(N, 5) suit probabilities of each candidate's suit glyph."""
+        if not cands:
+            return np.zeros((0, 5))
+        (logits,) = self.net.run(["suit"], {"x": cut_suit_patches(frame, cands)})
+        return softmax(logits)
+
+    def doubted(self, frame: np.ndarray, cands: list[IndexCandidate], suits: list[int]) -> np.ndarray:
+        """Which of the candidates, named with these suits (indices into SUITS), the verifier doubts: it
+        names another suit instead."""
+        if not cands:
+            return np.zeros(0, bool)
+        p = self.probabilities(frame, cands)[:, :JUNK_SUIT]
+        named = np.asarray(suits, int)
+        mine = p[np.arange(len(cands)), named]
+        p[np.arange(len(cands)), named] = 0.0
+        other = p.max(axis=1)
+        return (other >= DOUBT_OTHER) & (other > mine)
