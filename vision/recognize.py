@@ -28,8 +28,7 @@ class IndexReading:
     candidate: IndexCandidate
     card: str  # "QS" or UNKNOWN
     confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
-    doubted: bool = False  # named, but the suit verifier (suits.py) found the suit unlikely: card UNKNOWN, and
-    # the card it belongs to is unknown too
+    doubted: bool = False  # the suit verifier (suits.py) named another suit: `card` is UNKNOWN, and so is its card
 
 
 @dataclass
@@ -207,7 +206,7 @@ class Recognizer:
     def _doubt_suits(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """The readings, those named with a suit the suit verifier doubts made unknown and `doubted`. They
         group with their card as unknown readings do (by place, not by the doubted name: grouped by it, a
-        doubted reading took along another card of that name, 1 more right card lost on 'val', 5 on 'train')."""
+        doubted reading took along another card of that name, 1 more right card lost on 'val', 4 on 'train')."""
         named = [i for i, rd in enumerate(readings) if rd.card != UNKNOWN]
         doubted = self.suit_verifier.doubted(frame, [readings[i].candidate for i in named],
                                              [SUITS.index(readings[i].card[-1]) for i in named])

@@ -4,7 +4,7 @@ The index CNN sees the whole index at ~10 px per L (the rank-to-suit distance), 
 differ by a few pixels; on a deck whose club it has never seen it can name a spade with full confidence,
 on both corners (and colour cannot tell the two apart). This network sees only the square of 1 L around
 the suit glyph's centre, at 24 px: a club's three lobes against a spade's point. It names no card; it
-only doubts one: a reading whose suit it finds unlikely is not reported (see recognize.py).
+only doubts one: where it names another suit, the reading and its card are unknown (see recognize.py).
 """
 from __future__ import annotations
 
