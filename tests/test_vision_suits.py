@@ -121,6 +121,9 @@ def test_a_glyph_the_verifier_cannot_judge_is_no_doubt() -> None:
     assert [c.card for c in Recognizer(suit_verifier=_SeesJunk()).read(frame)] == ["2C"]
 
 
-def test_a_missing_network_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_missing_or_corrupt_network_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot load card model"):
+        SuitVerifier(tmp_path / "suit.onnx")
+    (tmp_path / "suit.onnx").write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="cannot load card model .*suit.onnx"):
         SuitVerifier(tmp_path / "suit.onnx")
