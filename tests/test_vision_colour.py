@@ -19,13 +19,13 @@ def _patch(paper_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int]) -> tu
 
 
 def _suits(paper: tuple[int, int, int], ink: tuple[int, int, int], colour_frame: bool = True) -> set[str]:
-    (red, chroma), = ink_colour(*_patch(paper, ink))
-    return {s for k, s in enumerate(SUITS) if colour_consistent(k, float(red), float(chroma), colour_frame)}
+    (red,) = ink_colour(*_patch(paper, ink))
+    return {s for k, s in enumerate(SUITS) if colour_consistent(k, float(red), colour_frame)}
 
 
 def test_red_ink_under_a_cool_cast_is_red() -> None:
     """Bluish paper (240, 220, 190) and ink as blue as it is red (110, 95, 110): against the paper it is red.
-    (Unbalanced it had chroma but no redness, and a heart was vetoed as not red.)"""
+    (Unbalanced it had colour but no redness, and a heart was vetoed as not red.)"""
     assert _suits((240, 220, 190), (110, 95, 110)) == {"H", "D"}
 
 

@@ -30,10 +30,10 @@ DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
 
 def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
     """(N, 3, CNN_H, CNN_W) network input (BGR over the patch's bright paper level, minus 0.5) and the
-    (N, 2) ink colour (redness, chroma) of the index glyphs."""
+    (N,) ink redness of the index glyphs."""
     n = len(cands)
     if n == 0:
-        return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros((0, 2), np.float32)
+        return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros(0, np.float32)
     if bgr.ndim == 2:
         bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
     raw = np.empty((n, CNN_H, CNN_W, 3), np.uint8)
@@ -51,8 +51,7 @@ def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.nd
     x -= 0.5
     index = raw[:, _INDEX[0], _INDEX[1]]
     inked = ink[:, _INDEX[0], _INDEX[1]] < ((lo + hi) / 2)[:, None, None]
-    colour = ink_colour(index.reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
-    return x, colour
+    return x, ink_colour(index.reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
 
 
 class CnnModel:
@@ -88,10 +87,10 @@ class CnnModel:
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank (N, 14) and suit (N, 5) probabilities and ink colour (N, 2) of every candidate (`floor`:
+        """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N,) of every candidate (`floor`:
         see forward_embedded)."""
-        x, colour = cut_cnn_patches(frame, cands)
-        return (*self.forward(x, floor), colour)
+        x, redness = cut_cnn_patches(frame, cands)
+        return (*self.forward(x, floor), redness)
 
     def forward(self, x: np.ndarray, floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities."""

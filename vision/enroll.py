@@ -106,10 +106,10 @@ class EnrolledModel:
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        x, colour = cut_cnn_patches(frame, cands)
+        x, redness = cut_cnn_patches(frame, cands)
         # agreement raises CNN confidences from low_threshold up, never those below it
         pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, self.prototypes.low_threshold))
-        return (*self.prototypes.adjust(pr, ps, emb), colour)
+        return (*self.prototypes.adjust(pr, ps, emb), redness)
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

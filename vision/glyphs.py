@@ -426,8 +426,8 @@ def affine_to_image(c: IndexCandidate, size: tuple[int, int], extent: tuple[floa
 
 
 def ink_colour(bgr: np.ndarray, inked: np.ndarray) -> np.ndarray:
-    """(N, P, 3) patch pixels and (N, P) ink mask -> (N, 2): mean redness and chroma of the ink
-    (chroma ~0 on grey images), white-balanced by the patch's paper (its pixels that are not ink): the
+    """(N, P, 3) patch pixels and (N, P) ink mask -> (N,) mean redness of the ink, white-balanced by the
+    patch's paper (its pixels that are not ink): the
     card is white, whatever the light and the camera make of it. Under a colour cast (warm lamps, a
     webcam's tint) a red suit's ink came out brown and was vetoed as not red: 7 right readings on the
     'train' and 'val' photos, against 2 wrong ones, of which the balanced colour still vetoes one."""
@@ -438,8 +438,7 @@ def ink_colour(bgr: np.ndarray, inked: np.ndarray) -> np.ndarray:
     cnt = np.maximum(w.sum(1), 1)
     b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
     red = ((r - np.maximum(g, b)) * w).sum(1) / cnt / 64.0
-    chroma = ((np.abs(r - g) + np.abs(g - b)) * w).sum(1) / cnt / 64.0
-    return np.stack([red, chroma], axis=1).astype(np.float32)
+    return red.astype(np.float32)
 
 
 def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None

@@ -66,7 +66,7 @@ def in_colour(frame: np.ndarray) -> bool:
     return float(np.count_nonzero(chroma > 12)) > (1 - _GREY_SHARE) * chroma.size
 
 
-def colour_consistent(suit: int, red: float, chroma: float, colour_frame: bool = True) -> bool:
+def colour_consistent(suit: int, red: float, colour_frame: bool = True) -> bool:
     """Ink colour must not contradict the suit: black ink for spades/clubs, red for hearts/diamonds.
     Thresholds from the training crops' distributions. A grey frame decides nothing; in a colour frame,
     ink without colour (chroma at most 0.15) used to pass as red too, and a black 9 beside an inverted
@@ -189,10 +189,10 @@ class Recognizer:
         cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
         colourful = in_colour(frame)
         threshold = self.threshold if colourful else max(self.threshold, GREY_THRESHOLD)
-        pr, ps, colour = self.model.score(frame, cands, threshold)
+        pr, ps, redness = self.model.score(frame, cands, threshold)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
-        conf *= [colour_consistent(int(si), float(red), float(chroma), colourful) for si, (red, chroma) in zip(s, colour)]
+        conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
         named = (conf >= threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
         recheck = named & (conf < NO_RECHECK)
         if colourful:  # in grey, both corners of a 3S have been read 3C: there the re-check stays
