@@ -34,24 +34,37 @@ def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.nd
     n = len(cands)
     if n == 0:
         return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros(0, np.float32)
-    if bgr.ndim == 2:
-        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
-    raw = np.empty((n, CNN_H, CNN_W, 3), np.uint8)
-    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
-    for i, c in enumerate(cands):
-        cv2.warpAffine(bgr, affine_to_image(c, (CNN_W, CNN_H), CNN_EXTENT), (CNN_W, CNN_H), dst=raw[i], flags=flags,
-                       borderMode=cv2.BORDER_REPLICATE)
+    raw = upright_patches(bgr, cands, (CNN_W, CNN_H), CNN_EXTENT, cv2.INTER_LINEAR)
     ink = raw.min(axis=3)
     k = CNN_W * CNN_H // 20
     levels = np.partition(ink.reshape(n, -1), (k, CNN_W * CNN_H - k - 1), axis=1)  # 5th and 95th percentile
     lo = levels[:, k].astype(np.float32)
     hi = np.maximum(levels[:, -k - 1].astype(np.float32), 12.0)
-    x = raw.transpose(0, 3, 1, 2).astype(np.float32, order="C")
-    x *= (1.0 / hi)[:, None, None, None]
-    x -= 0.5
+    x = over_paper(raw, hi)
     index = raw[:, _INDEX[0], _INDEX[1]]
     inked = ink[:, _INDEX[0], _INDEX[1]] < ((lo + hi) / 2)[:, None, None]
     return x, ink_colour(index.reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
+
+
+def upright_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int],
+                    extent: tuple[float, float, float, float], interpolation: int) -> np.ndarray:
+    """(N, h, w, 3) uint8: each candidate's `extent` (in units of L around its index centre, see
+    glyphs.affine_to_image) resampled upright to `size` (w, h); a grey frame is cut as BGR."""
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    raw = np.empty((len(cands), size[1], size[0], 3), np.uint8)
+    for i, c in enumerate(cands):
+        cv2.warpAffine(bgr, affine_to_image(c, size, extent), size, dst=raw[i],
+                       flags=cv2.WARP_INVERSE_MAP | interpolation, borderMode=cv2.BORDER_REPLICATE)
+    return raw
+
+
+def over_paper(raw: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """(N, h, w, 3) patches -> (N, 3, h, w) network input: each over its paper level (N,), minus 0.5."""
+    x = raw.transpose(0, 3, 1, 2).astype(np.float32, order="C")
+    x *= (1.0 / paper)[:, None, None, None]
+    x -= 0.5
+    return x
 
 
 class CnnModel:

@@ -13,8 +13,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cnn import one_thread_session, softmax
-from vision.glyphs import IndexCandidate, affine_to_image
+from vision.cnn import one_thread_session, over_paper, softmax, upright_patches
+from vision.glyphs import IndexCandidate
 from vision.model import JUNK_SUIT
 
 DEFAULT_SUIT_NET = Path(__file__).with_name("models") / "suit.onnx"
@@ -36,16 +36,10 @@ def cut_suit_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray
     n = len(cands)
     if n == 0:
         return np.zeros((0, 3, SUIT_PATCH, SUIT_PATCH), np.float32)
-    if bgr.ndim == 2:
-        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
-    raw = np.empty((n, SUIT_PATCH, SUIT_PATCH, 3), np.uint8)
-    size = (SUIT_PATCH, SUIT_PATCH)
-    for i, c in enumerate(cands):
-        cv2.warpAffine(bgr, affine_to_image(c, size, _EXTENT), size, dst=raw[i],
-                       flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    raw = upright_patches(bgr, cands, (SUIT_PATCH, SUIT_PATCH), _EXTENT, cv2.INTER_AREA)
     k = SUIT_PATCH * SUIT_PATCH * 95 // 100
     paper = np.maximum(np.partition(raw.min(axis=3).reshape(n, -1), k, axis=1)[:, k], 12).astype(np.float32)
-    return raw.transpose(0, 3, 1, 2).astype(np.float32) / paper[:, None, None, None] - 0.5
+    return over_paper(raw, paper)
 
 
 class SuitVerifier:
