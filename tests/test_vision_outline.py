@@ -67,6 +67,21 @@ def test_candidates_only_in_the_index_corners() -> None:
         assert min(np.hypot(*(np.array(c.centre) - p)) for p in index_corners) < 2.2 * 110 / 6.4
 
 
+def test_a_merged_rank_keeps_its_parts_in_image_pixels() -> None:
+    """The '1' and '0' of a ten, merged into one rank in the index window, keep their parts' centres
+    (the suit verifier looks at each), mapped to the image as every blob is: onto the digits' own blobs."""
+    frame, _ = render([PlacedCard("10H", 300, 300, 20)], SceneStyle(size=(700, 600), card_width=200), seed=6)
+    cands, _ = corner_candidates(frame, find_outlines(frame)[0])
+    singles = np.array([(b.cx, b.cy) for c in cands for b in (c.rank, c.suit) if not b.parts])
+    merged = [c.rank for c in cands if c.rank.parts]
+    assert len(merged) == 2  # one per corner
+    for rank in merged:
+        for part in rank.parts:
+            assert np.hypot(*(singles - part).T).min() < 0.01
+        (ax, ay), (bx, by) = rank.parts
+        assert np.hypot(bx - ax, by - ay) < 0.5 * 200 / 6.4  # the two digits side by side, < 0.5 L apart
+
+
 def test_reading_isolated_cards_gives_their_edges_as_quad(recognizer: Recognizer) -> None:
     cards = [PlacedCard("KH", 200, 200, 15), PlacedCard("3S", 560, 230, -40)]
     frame, quads = render(cards, STYLE, seed=7)

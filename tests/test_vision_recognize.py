@@ -184,3 +184,19 @@ def test_the_recheck_takes_the_mean_of_four_shifted_reads(recognizer: Recognizer
     assert each[i].max() - each[i].min() > 0.05
     got = recognizer._jittered_confidence(frame, [cands[i]], r[i:i + 1], s[i:i + 1], 0.0)
     assert got[0] == pytest.approx(each[i].mean(), abs=1e-6)
+
+
+def test_a_grey_frame_reads_as_its_colour_copy_and_is_left_alone(recognizer: Recognizer) -> None:
+    """A 2-D grey frame reads the same cards as its 3-channel copy (isolated cards too: their index windows
+    are resampled into a colour mosaic, which a 2-D frame left blank), and the caller's frame is not
+    painted (blacking out the isolated cards for the general proposer works on the ink image, which a 2-D
+    frame is itself)."""
+    style = SceneStyle()
+    img, _ = render([PlacedCard("7D", 300, 250, 20), PlacedCard("KS", 800, 400, -35),
+                     PlacedCard("9C", 560, 300, 0), PlacedCard("2H", 610, 320, 10)], style, seed=3)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    before = grey.copy()
+    cards = sorted(c.card for c in recognizer.read(grey))
+    assert {"7D", "KS"} <= set(cards)
+    assert cards == sorted(c.card for c in recognizer.read(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)))
+    assert np.array_equal(grey, before)

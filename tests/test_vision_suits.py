@@ -86,6 +86,22 @@ def test_a_doubted_suit_makes_the_card_unknown() -> None:
     assert any(rd.doubted for rd in spade.corners)
 
 
+def test_a_suit_in_a_merged_rank_is_a_doubt(verifier: SuitVerifier) -> None:
+    """A rank merged from two blobs (the two digits of a '10') whose part is a suit glyph is doubted: on
+    decks that print the suit beside the rank, a '5' and its heart were read as a '10' (the big pip below
+    as its suit). Parts that are rank glyphs are no doubt, nor are the parts of another rank (a rank
+    merged with a stray beside it)."""
+    frame, _ = render([PlacedCard("5H", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=160), seed=6)
+    (real, *_) = [rd.candidate for rd in Recognizer(suit_verifier=verifier).read_indices(frame) if rd.card == "5H"]
+    five, heart = real.rank, real.suit
+
+    def merged_of(*parts: Blob) -> IndexCandidate:  # the real index, its rank said to be made of `parts`
+        return IndexCandidate(five._replace(parts=tuple((b.cx, b.cy) for b in parts)), heart)
+
+    cands = [real, merged_of(five, five), merged_of(five, heart), merged_of(five, heart)]
+    assert verifier.doubted(frame, cands, ["10H", "10H", "10H", "5H"]).tolist() == [False, False, True, False]
+
+
 class _DoubtsTheFirst(SuitVerifier):
     """Sees the first glyph it is asked about as the next suit over, whatever it shows."""
 

@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.glyphs import IndexCandidate, affine_to_image, ink_colour
+from vision.glyphs import IndexCandidate, affine_to_image, ink_colour, ink_image
 
 CNN_W, CNN_H = 20, 32
 # Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
@@ -35,7 +35,7 @@ def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.nd
     if n == 0:
         return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros(0, np.float32)
     raw = upright_patches(bgr, cands, (CNN_W, CNN_H), CNN_EXTENT, cv2.INTER_LINEAR)
-    ink = raw.min(axis=3)
+    ink = patch_ink(raw)
     k = CNN_W * CNN_H // 20
     levels = np.partition(ink.reshape(n, -1), (k, CNN_W * CNN_H - k - 1), axis=1)  # 5th and 95th percentile
     lo = levels[:, k].astype(np.float32)
@@ -57,6 +57,13 @@ def upright_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[in
         cv2.warpAffine(bgr, affine_to_image(c, size, extent), size, dst=raw[i],
                        flags=cv2.WARP_INVERSE_MAP | interpolation, borderMode=cv2.BORDER_REPLICATE)
     return raw
+
+
+def patch_ink(raw: np.ndarray) -> np.ndarray:
+    """(N, h, w, 3) patches -> (N, h, w) darkest channel (OpenCV's per-channel min: numpy's min over a
+    last axis of 3 cost ~0.3 ms a frame)."""
+    n, h, w, _ = raw.shape
+    return ink_image(raw.reshape(n * h, w, 3)).reshape(n, h, w)
 
 
 def over_paper(raw: np.ndarray, paper: np.ndarray) -> np.ndarray:

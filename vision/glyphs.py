@@ -32,6 +32,7 @@ class Blob(NamedTuple):
     h: int
     area: int
     axis: tuple[float, float] = (0.0, 0.0)  # unit vector between the two parts of a merged '10'
+    parts: tuple[tuple[float, float], ...] = ()  # a merged '10': its two parts' centres
 
     @property
     def size(self) -> float:
@@ -378,7 +379,8 @@ def _merge_pairs(blobs: list[Blob]) -> list[Blob]:
         area = a.area + b.area
         gap = float(np.hypot(b.cx - a.cx, b.cy - a.cy)) or 1.0
         merged.append(Blob((a.cx * a.area + b.cx * b.area) / area, (a.cy * a.area + b.cy * b.area) / area,
-                           x0, y0, x1 - x0, y1 - y0, area, ((b.cx - a.cx) / gap, (b.cy - a.cy) / gap)))
+                           x0, y0, x1 - x0, y1 - y0, area, ((b.cx - a.cx) / gap, (b.cy - a.cy) / gap),
+                           ((a.cx, a.cy), (b.cx, b.cy))))
     return merged
 
 

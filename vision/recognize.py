@@ -186,6 +186,7 @@ class Recognizer:
     def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
         (by id of the candidate)."""
+        frame = as_bgr(frame)
         cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
         colourful = in_colour(frame)
         threshold = self.threshold if colourful else max(self.threshold, GREY_THRESHOLD)
@@ -209,7 +210,7 @@ class Recognizer:
         doubted reading took along another card of that name, 1 more right card lost on 'val', 4 on 'train')."""
         named = [i for i, rd in enumerate(readings) if rd.card != UNKNOWN]
         doubted = self.suit_verifier.doubted(frame, [readings[i].candidate for i in named],
-                                             [SUITS.index(readings[i].card[-1]) for i in named])
+                                             [readings[i].card for i in named])
         out = list(readings)
         for i, doubt in zip(named, doubted):
             if doubt:
@@ -272,6 +273,7 @@ def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = N
     """Candidates: those in the index corners of isolated cards, then the general proposer's over
     whatever else is on the table (with the isolated cards blacked out). Also the number of each
     candidate's outline (-1 for the general ones), and the outlines."""
+    frame = as_bgr(frame)
     outlines, rest = find_outlines(frame, card_area)
     cands, owners = corner_candidates(frame, outlines)
     if cv2.countNonZero(rest) >= _REST_MIN_PX:
@@ -282,6 +284,12 @@ def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = N
         cands += more
         owners += [-1] * len(more)
     return cands, owners, outlines
+
+
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A grey (2-D) frame as BGR: the index windows are resampled into a colour mosaic (a 2-D frame left
+    it blank), and the isolated cards are blacked out on a copy of the ink image (a 2-D frame is its own)."""
+    return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
