@@ -82,6 +82,23 @@ def test_a_merged_rank_keeps_its_parts_in_image_pixels() -> None:
         assert np.hypot(bx - ax, by - ay) < 0.5 * 200 / 6.4  # the two digits side by side, < 0.5 L apart
 
 
+def test_the_window_mosaic_is_paper_outside_the_windows() -> None:
+    """Five cards give ten index windows, in two rows of eight cells: the six empty cells and the gutters
+    read as paper (a window's card once ran on over the cells beside and below it and left the empty ones
+    black, which darkened the ink threshold of the windows next to them)."""
+    from vision.outline import _COLUMNS, _PAPER, _PITCH_X, _PITCH_Y, TILE_H, TILE_W, _window_mosaic
+    names = ["QS", "7D", "10H", "2C", "KH"]
+    frame, _ = render([PlacedCard(name, 90 + 155 * k, 225, 8 * k) for k, name in enumerate(names)], STYLE, seed=2)
+    outlines, _ = find_outlines(frame)
+    maps = [m for o in outlines for m in o.index_frames()]
+    assert len(maps) == 10
+    mosaic = _window_mosaic(frame, maps)
+    assert mosaic.shape == (2 * _PITCH_Y, _COLUMNS * _PITCH_X)
+    assert (mosaic[_PITCH_Y:, 2 * _PITCH_X:] == _PAPER).all()  # the empty cells
+    assert (mosaic[TILE_H:_PITCH_Y] == _PAPER).all() and (mosaic[:, TILE_W:_PITCH_X] == _PAPER).all()  # gutters
+    assert (mosaic[_PITCH_Y:_PITCH_Y + TILE_H, _PITCH_X:_PITCH_X + TILE_W] < 128).any()  # the last window's ink
+
+
 def test_reading_isolated_cards_gives_their_edges_as_quad(recognizer: Recognizer) -> None:
     cards = [PlacedCard("KH", 200, 200, 15), PlacedCard("3S", 560, 230, -40)]
     frame, quads = render(cards, STYLE, seed=7)
