@@ -99,6 +99,27 @@ def test_the_window_mosaic_is_paper_outside_the_windows() -> None:
     assert (mosaic[_PITCH_Y:_PITCH_Y + TILE_H, _PITCH_X:_PITCH_X + TILE_W] < 128).any()  # the last window's ink
 
 
+def _notched_card(radius: int) -> np.ndarray:
+    """A plain card on a green table, eight red discs of `radius` px biting into its edges (as pips and
+    indices printed close to the edge do at the outline's 1/4 size)."""
+    img = np.full((450, 800, 3), (40, 90, 30), np.uint8)
+    x0, y0, w, h = 300, 100, 160, 240
+    cv2.rectangle(img, (x0, y0), (x0 + w, y0 + h), (235, 235, 235), -1)
+    for cx, cy in ((x0 + 30, y0), (x0 + w - 30, y0), (x0, y0 + 40), (x0 + w, y0 + h - 40), (x0 + 30, y0 + h),
+                   (x0 + w - 30, y0 + h), (x0, y0 + h // 2), (x0 + w, y0 + h // 2)):
+        cv2.circle(img, (cx, cy), radius, (30, 30, 200), -1)
+    return img
+
+
+def test_a_card_notched_by_glyphs_at_its_edge_is_still_an_outline() -> None:
+    """Bites of ~16 % of its area (a four-index card whose pips sit close to the edge) leave an isolated
+    card an outline, with its corners where the card's are; a region that fills much less of its quad
+    (a third bitten away) is not one whole card."""
+    (outline,), _ = find_outlines(_notched_card(22))
+    assert _corner_error(outline.quad, np.array([[300, 100], [460, 100], [460, 340], [300, 340]], np.float32)) < 4
+    assert find_outlines(_notched_card(32))[0] == []
+
+
 def test_reading_isolated_cards_gives_their_edges_as_quad(recognizer: Recognizer) -> None:
     cards = [PlacedCard("KH", 200, 200, 15), PlacedCard("3S", 560, 230, -40)]
     frame, quads = render(cards, STYLE, seed=7)
