@@ -200,3 +200,40 @@ def test_a_grey_frame_reads_as_its_colour_copy_and_is_left_alone(recognizer: Rec
     assert {"7D", "KS"} <= set(cards)
     assert cards == sorted(c.card for c in recognizer.read(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)))
     assert np.array_equal(grey, before)
+
+
+def test_an_isolated_card_its_corners_cannot_read_goes_to_the_general_proposer(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone card is read from its two index corners, and the general proposer skips it; when its corners
+    give no reading at all (here: the second card's corner candidates are dropped, as an index printed
+    elsewhere than a standard card's loses them), the general proposer reads it, as that card."""
+    style = SceneStyle()
+    img, _ = render([PlacedCard("7D", 300, 250, 20), PlacedCard("KS", 800, 400, -35)], style, seed=3)
+    general: list[int] = []
+    propose = recognize.propose_indices
+    monkeypatch.setattr(recognize, "propose_indices", lambda *a: general.append(1) or propose(*a))
+    assert sorted(c.card for c in recognizer.read(img)) == ["7D", "KS"] and not general
+
+    corners = recognize.corner_candidates
+
+    def first_card_only(frame: np.ndarray, outlines: list) -> tuple[list, list[int]]:
+        cands, owners = corners(frame, outlines)
+        return [c for c, n in zip(cands, owners) if n == 0], [n for n in owners if n == 0]
+
+    monkeypatch.setattr(recognize, "corner_candidates", first_card_only)
+    cards = recognizer.read(img)
+    assert sorted(c.card for c in cards) == ["7D", "KS"] and general
+    (ks,) = [c for c in cards if c.card == "KS"]
+    centre = ks.corners[0].candidate.centre
+    (outline,) = [o for o in recognize.find_outlines(img)[0] if cv2.pointPolygonTest(o.quad, centre, False) >= 0]
+    assert ks.quad == outline.to_list()  # grouped on its outline: one card, with its own quad
+
+
+def test_two_cards_side_by_side_without_calibration_are_both_read(recognizer: Recognizer) -> None:
+    """Two cards touching along their long sides make one card-shaped region lying sideways (aspect 1.33):
+    taken for one isolated card, its 'index corners' are nowhere near an index, and without a calibrated
+    card size to rule the region out, both cards were lost."""
+    img, _ = render([PlacedCard("7S", 300, 225, 0), PlacedCard("KD", 410, 225, 0)],
+                    SceneStyle(size=(800, 600), card_width=110), seed=2)
+    assert len(recognize.find_outlines(img)[0]) == 1  # the pair, as one region
+    assert sorted(c.card for c in recognizer.read(img)) == ["7S", "KD"]

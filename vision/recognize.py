@@ -185,11 +185,33 @@ class Recognizer:
 
     def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
         """Index readings, and the outline of the isolated card each outline-found candidate lies on
-        (by id of the candidate)."""
+        (by id of the candidate).
+
+        Isolated cards are read from their two index corners first; the general proposer then searches
+        the rest of the table, and every isolated card whose corners gave no reading at all: its index is
+        not where a card's outline puts it (two cards side by side, touching, make one card-shaped
+        region lying sideways, and without a calibrated card size both cards were lost), and the general
+        proposer's readings there group on that outline. (Not when its corners gave an unknown reading:
+        those were seen and doubted, and a second cut of them named more wrong cards on other decks.)"""
         frame = as_bgr(frame)
-        cands, owners, outlines = index_candidates(frame, self.glyph_px, self.card_area)
+        outlines, rest = find_outlines(frame, self.card_area)
         colourful = in_colour(frame)
         threshold = self.threshold if colourful else max(self.threshold, GREY_THRESHOLD)
+        cands, owners = corner_candidates(frame, outlines)
+        readings = self._readings(frame, cands, owners, colourful, threshold)
+        on_card = {id(c): outlines[n] for c, n in zip(cands, owners)}
+        seen = {id(on_card[id(rd.candidate)]) for rd in readings}
+        unread = [o for o in outlines if id(o) not in seen]
+        more = general_candidates(frame, self.glyph_px, rest, [o for o in outlines if id(o) in seen], bool(unread))
+        if more:
+            readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
+            on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
+        return self._doubt_suits(frame, readings), on_card
+
+    def _readings(self, frame: np.ndarray, cands: list[IndexCandidate], owners: list[int], colourful: bool,
+                  threshold: float) -> list[IndexReading]:
+        """Classify, check colour, re-check the doubtful, one reading per index (`owners`: each
+        candidate's outline number, -1 for the general proposer's)."""
         pr, ps, redness = self.model.score(frame, cands, threshold)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
@@ -201,8 +223,7 @@ class Recognizer:
         sure = np.flatnonzero(recheck)
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
                                                                       threshold))
-        on_card = {id(c): outlines[n] for c, n in zip(cands, owners) if n >= 0}
-        return self._doubt_suits(frame, self._select(cands, pr, ps, r, s, conf, threshold)), on_card
+        return self._select(cands, pr, ps, r, s, conf, threshold)
 
     def _doubt_suits(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """The readings, those named with a suit the suit verifier doubts made unknown and `doubted`. They
@@ -271,19 +292,27 @@ class Recognizer:
 def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = None, card_area: float | None = None
                      ) -> tuple[list[IndexCandidate], list[int], list[CardOutline]]:
     """Candidates: those in the index corners of isolated cards, then the general proposer's over
-    whatever else is on the table (with the isolated cards blacked out). Also the number of each
-    candidate's outline (-1 for the general ones), and the outlines."""
+    whatever else is on the table. Also the number of each candidate's outline (-1 for the general
+    ones), and the outlines. (The recognizer also hands the isolated cards it could not read to the
+    general proposer; see Recognizer._read.)"""
     frame = as_bgr(frame)
     outlines, rest = find_outlines(frame, card_area)
     cands, owners = corner_candidates(frame, outlines)
-    if cv2.countNonZero(rest) >= _REST_MIN_PX:
-        ink = ink_image(frame)
-        for o in outlines:
-            cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
-        more = propose_indices(frame, glyph_px, ink)
-        cands += more
-        owners += [-1] * len(more)
-    return cands, owners, outlines
+    more = general_candidates(frame, glyph_px, rest, outlines)
+    return cands + more, owners + [-1] * len(more), outlines
+
+
+def general_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None, rest: np.ndarray,
+                       blacked_out: list[CardOutline], unread: bool = False) -> list[IndexCandidate]:
+    """The general proposer's candidates over the frame with the `blacked_out` isolated cards erased, when
+    enough paper is left outside the isolated cards (`rest`, find_outlines' 1/4-size mask) or an
+    isolated card is `unread`."""
+    if not unread and cv2.countNonZero(rest) < _REST_MIN_PX:
+        return []
+    ink = ink_image(frame)
+    for o in blacked_out:
+        cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
+    return propose_indices(frame, glyph_px, ink)
 
 
 def as_bgr(frame: np.ndarray) -> np.ndarray:
