@@ -7,6 +7,7 @@ import numpy as np
 from vision.glyphs import Blob, IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners
+from vision.synthetic import FACE_W, PlacedCard, SceneStyle, _faces, render
 
 L = 10.0  # px from rank to suit centre in these indices
 
@@ -73,3 +74,38 @@ def test_a_named_reading_claims_its_glyphs_before_an_unnamed_cut() -> None:
     conf = np.array([0.79, 1.0])  # ... but the first one's re-checked confidence fell below the threshold
     (reading,) = Recognizer()._select([longer, named], pr, ps, r, s, conf, 0.8)
     assert (reading.card, reading.candidate) == ("7S", named)
+
+
+def test_the_two_top_indices_of_a_four_index_card_are_one_card() -> None:
+    """Decks that print an index in every corner show a card's two top indices side by side, ~5.4 L apart:
+    the same name there is that card, not a second one (which the tracker would flag as a misread or a
+    second deck); its outline is the one its top-left index implies, whichever was read more surely."""
+    left, right = index(100, 100), index(100 + 5.36 * L, 100)
+    (card,) = group_corners([IndexReading(right, "4C", 1.0), IndexReading(left, "4C", 0.99)])
+    assert card.card == "4C" and len(card.corners) == 2
+    assert np.allclose(card.quad[0], [100 - 0.52 * L, 100 + 0.5 * L - 1.5 * L])  # index centre: 0.5 L below the rank
+    # the same name one index further on, or a different name there, are other cards
+    assert len(group_corners([IndexReading(left, "4C", 1.0), IndexReading(index(100 + 8 * L, 100), "4C", 1.0)])) == 2
+    assert sorted(c.card for c in group_corners([IndexReading(left, "4C", 1.0), IndexReading(right, "5C", 1.0)])) == [
+        "4C", "5C"]
+
+
+def test_a_fan_of_four_index_cards_reads_each_card_once() -> None:
+    """The last card of a fan shows both its top indices (and its bottom ones): one card each."""
+    faces = {name: _four_index(_faces()[name]) for name in ("7S", "KD", "4C")}
+    frame, quads = render([PlacedCard(n, 300 + 35 * k, 225, 0) for k, n in enumerate(faces)],
+                          SceneStyle(size=(800, 450), card_width=110), seed=2, faces=faces)
+    cards = Recognizer().read(frame)
+    names = [c.card for c in cards if c.card != UNKNOWN]
+    assert "4C" in names and len(names) == len(set(names))
+    (four,) = [c for c in cards if c.card == "4C"]
+    assert min(np.abs(np.roll(np.array(four.quad), k, axis=0) - quads[2]).max() for k in range(4)) < 0.1 * 110
+
+
+def _four_index(face: np.ndarray) -> np.ndarray:
+    """The face with its top-left index also in the top-right corner, and so (turned) in the bottom-left."""
+    out = face.copy()
+    out[10:100, FACE_W - 36:FACE_W - 2] = face[10:100, 2:36]
+    turned = out[::-1, ::-1]
+    out[-100:-10, 2:36] = turned[-100:-10, 2:36]
+    return out

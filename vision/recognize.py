@@ -101,6 +101,8 @@ _SAME_INDEX_L = 0.5
 # Two glyphs this close (in L) are one glyph (cut two ways, a '10' moves its centre by ~0.35 L); a tight
 # fan's indices lie ~0.8 L apart or more.
 _SAME_GLYPH_L = 0.45
+# The two top indices of a card printed with four lie this far apart across the card (in L).
+_TOP_SPAN_L = (4.3, 6.4)
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -137,6 +139,27 @@ def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
     diagonal = np.hypot(CARD_W_L, CARD_H_L)
     return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
+
+
+def _top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Could a and b be the two top (or the two bottom) indices of one card printed with an index in every
+    corner: side by side, pointing the same way, a card's width less the two insets apart (6.4 - 2 x 0.52
+    = 5.36 L on standard faces; the span allows narrower and wider designs)? A fan's cards lie closer, and
+    are other cards (other names) anyway."""
+    if a.up[0] * b.up[0] + a.up[1] * b.up[1] <= _PARALLEL_COS:
+        return False
+    length = max(a.length, b.length)
+    dx, dy = a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]
+    ux, uy = b.up
+    across = abs(dx * -uy + dy * ux) / length  # along b's card-right
+    along = abs(dx * ux + dy * uy) / length  # along b's up
+    return _TOP_SPAN_L[0] <= across <= _TOP_SPAN_L[1] and along < 1.0
+
+
+def _is_left_of(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Does a lie left of b, across b's card?"""
+    ux, uy = b.up
+    return (a.centre[0] - b.centre[0]) * -uy + (a.centre[1] - b.centre[1]) * ux < 0
 
 
 def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -353,6 +376,12 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             if rd.card == card.card and _opposite_corners(rd.candidate, other):
                 _add_corner(card, rd, True)
                 card.corners.append(rd)
+                break
+            if rd.card == card.card and _top_corners(rd.candidate, other):  # not a second card of that name
+                _add_corner(card, rd, True)
+                card.corners.append(rd)
+                if _is_left_of(rd.candidate, other):  # the card's outline from its top-left index
+                    card.quad = quad_from_index(rd.candidate)
                 break
             if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
                 if _side_by_side(rd.candidate, other):
