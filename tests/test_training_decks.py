@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.synthetic import FACE_H, FACE_W
-from vision.training.decks import Design, load_designs, load_face, main, separated_cards
+from vision.training.decks import Design, fanned_cards, load_designs, load_face, main, separated_cards
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
 
@@ -64,6 +64,27 @@ def test_frames_show_eight_separated_cards_of_the_design_with_their_truth(tmp_pa
         n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
         assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 8  # eight cards, none touching another
     assert [t for _, t in frames] == [t for _, t in separated_cards(design, 3)]  # the same frames every run
+
+
+def test_fans_show_the_designs_cards_in_two_fans(tmp_path: Path) -> None:
+    """Frames of two fans of distinct cards of the design (a design of 9 cards: 5 and 4), each fan one
+    region of overlapping cards, with their truth, the same every run."""
+    _write_design(tmp_path, "drawn", CARDS)
+    [design] = load_designs(tmp_path, {"drawn": frozenset()})
+    frames = fanned_cards(design, 2)
+    for frame, truth in frames:
+        assert frame.shape == (720, 1280, 3)
+        assert len(truth) == len(set(truth)) == len(CARDS) and set(truth) <= set(CARDS)
+        paper = (frame.min(axis=2) > 170).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
+        assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 2  # two fans, each one region of overlapping cards
+    assert [t for _, t in frames] == [t for _, t in fanned_cards(design, 2)]  # the same frames every run
+
+
+def test_the_command_measures_fans_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write_design(tmp_path, "svg-standard", CARDS)
+    assert main([str(tmp_path), "--frames", "1", "--layout", "fan"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith(f"svg-standard: {len(CARDS)} cards, ")
 
 
 def test_a_design_with_fewer_cards_shows_them_all() -> None:

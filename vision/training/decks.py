@@ -1,13 +1,13 @@
 """Deck designs never trained on: the SVG card themes Debian ships (aisleriot's and KDE's), rasterised by
 `svg_decks.py` into DIR/<design>/<card>.png, rendered as separated cards on a plain table (the recall
-target's own condition) and read by the recognizer.
+target's own condition) or held in fans (`--layout fan`, the overhead scenes') and read by the recognizer.
 
 The photos show two decks; these designs show 32 more index typefaces, in their real place on the card.
 Listed are the designs with French suits in red and black and English indices (A, K, Q, J); where a design
 prints German court letters (B, D for J, Q) or no index on its courts, those cards are left out.
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
-    python -m vision.training.decks /tmp/decks [--model m.json]
+    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan]
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import numpy as np
 from vision.evaluate import evaluate
 from vision.model import load_model
 from vision.recognize import Recognizer
-from vision.synthetic import FACE_H, FACE_W, SceneStyle, random_layout, render
+from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
 _NO_COURT_INDEX = frozenset(f"{r}{s}" for r in "JQK" for s in "SHDC")
@@ -72,20 +72,53 @@ def separated_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = SceneStyle(card_width=float(rng.uniform(110, 150)), tilt=float(rng.uniform(0, 0.06)),
-                           light=float(rng.uniform(0, 0.4)), blur=float(rng.uniform(0.4, 1.0)),
-                           table_bgr=tuple(int(v) for v in rng.integers(20, 160, 3)))  # type: ignore[arg-type]
+        style = _random_style(rng)
         layout = random_layout(8, style, seed=seed * 1000 + k, names=sorted(design.faces))
         out.append((render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout]))
     return out
 
 
+def _random_style(rng: np.random.Generator) -> SceneStyle:
+    """A table camera's scene: cards 110-150 px wide, random table colour, tilt, light and blur."""
+    return SceneStyle(card_width=float(rng.uniform(110, 150)), tilt=float(rng.uniform(0, 0.06)),
+                      light=float(rng.uniform(0, 0.4)), blur=float(rng.uniform(0.4, 1.0)),
+                      table_bgr=tuple(int(v) for v in rng.integers(20, 160, 3)))  # type: ignore[arg-type]
+
+
+def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np.ndarray, list[str]]]:
+    """Frames of two fans of 5 face-up cards each (10 distinct cards of one design), 1280x720: as a hand
+    is held, each card turned 10-13 degrees from the one below it about a pivot 1.2 card widths below the
+    cards' centres, which leaves each card's top-left index in view; the fans turned any way, the same
+    cards, tables, light and blur as `separated_cards`. Each frame with its true cards."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(frames):
+        style = _random_style(rng)
+        names = [str(n) for n in rng.permutation(sorted(design.faces))[:10]]
+        cards = []
+        for fan, x in enumerate((0.3, 0.7)):
+            turn, step = rng.uniform(-180, 180), rng.uniform(10, 13)
+            pivot = np.array([x * style.size[0], 0.5 * style.size[1]]) + rng.uniform(-40, 40, 2)
+            for j, name in enumerate(names[5 * fan:5 * fan + 5]):
+                a = turn + (j - 2) * step
+                up = np.array([np.sin(np.radians(a)), -np.cos(np.radians(a))])
+                cx, cy = pivot + 1.2 * style.card_width * up
+                cards.append(PlacedCard(name, float(cx), float(cy), float(a)))
+        out.append((render(cards, style, seed=k, faces=design.faces)[0], [c.card for c in cards]))
+    return out
+
+
+LAYOUTS = {"separated": separated_cards, "fan": fanned_cards}
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Recall and precision on rendered separated cards of deck designs "
-                                             "never trained on, per design and overall")
+    ap = argparse.ArgumentParser(description="Recall and precision on rendered cards of deck designs never "
+                                             "trained on, per design and overall")
     ap.add_argument("root", type=Path, help="rasterised designs (svg_decks.py's output)")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
-    ap.add_argument("--frames", type=int, default=10, help="frames of 8 cards per design")
+    ap.add_argument("--frames", type=int, default=10, help="frames per design")
+    ap.add_argument("--layout", choices=sorted(LAYOUTS), default="separated",
+                    help="8 separated cards per frame, or two fans of 5")
     args = ap.parse_args(argv)
     designs = load_designs(args.root)
     if not designs:
@@ -93,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     recognizer = Recognizer(load_model(args.model)) if args.model else Recognizer()
     totals = np.zeros(3, int)
     for design in designs:
-        frames = separated_cards(design, args.frames)
+        frames = LAYOUTS[args.layout](design, args.frames)
         report = evaluate([(str(i), truth) for i, (_, truth) in enumerate(frames)],
                           lambda key: frames[int(key)][0], recognizer.read)
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
