@@ -84,8 +84,10 @@ def test_the_two_top_indices_of_a_four_index_card_are_one_card() -> None:
     (card,) = group_corners([IndexReading(right, "4C", 1.0), IndexReading(left, "4C", 0.99)])
     assert card.card == "4C" and len(card.corners) == 2
     assert np.allclose(card.quad[0], [100 - 0.52 * L, 100 + 0.5 * L - 1.5 * L])  # index centre: 0.5 L below the rank
-    # the same name one index further on, or a different name there, are other cards
-    assert len(group_corners([IndexReading(left, "4C", 1.0), IndexReading(index(100 + 8 * L, 100), "4C", 1.0)])) == 2
+    # the same name a card's width on (two cards side by side, touching: a second deck), or a different
+    # name there, are other cards
+    twin = index(100 + 6.4 * L, 100)
+    assert len(group_corners([IndexReading(left, "4C", 1.0), IndexReading(twin, "4C", 1.0)])) == 2
     assert sorted(c.card for c in group_corners([IndexReading(left, "4C", 1.0), IndexReading(right, "5C", 1.0)])) == [
         "4C", "5C"]
 

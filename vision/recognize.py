@@ -101,8 +101,10 @@ _SAME_INDEX_L = 0.5
 # Two glyphs this close (in L) are one glyph (cut two ways, a '10' moves its centre by ~0.35 L); a tight
 # fan's indices lie ~0.8 L apart or more.
 _SAME_GLYPH_L = 0.45
-# The two top indices of a card printed with four lie this far apart across the card (in L).
-_TOP_SPAN_L = (4.3, 6.4)
+# The two top indices of a card printed with four lie this far apart across the card (in L; 5.36 on
+# standard faces). Two cards side by side, touching, put their top-left indices 6.4 L apart: a second
+# deck's twin there stays a second card.
+_TOP_SPAN_L = (4.3, 6.0)
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -151,9 +153,9 @@ def _top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     length = max(a.length, b.length)
     dx, dy = a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]
     ux, uy = b.up
-    across = abs(dx * -uy + dy * ux) / length  # along b's card-right
-    along = abs(dx * ux + dy * uy) / length  # along b's up
-    return _TOP_SPAN_L[0] <= across <= _TOP_SPAN_L[1] and along < 1.0
+    sideways = abs(dx * -uy + dy * ux) / length  # along b's card-right
+    upwards = abs(dx * ux + dy * uy) / length  # along b's up
+    return _TOP_SPAN_L[0] <= sideways <= _TOP_SPAN_L[1] and upwards < 1.0
 
 
 def _is_left_of(a: IndexCandidate, b: IndexCandidate) -> bool:
