@@ -226,7 +226,8 @@ def _window_mosaic(frame: np.ndarray, maps: list[np.ndarray]) -> np.ndarray:
     ink = ink_image(bgr)
     # each window's paper level: the 95th percentile of its pixels with the non-card ones zeroed (the
     # card covers well over half of a window)
-    tiles = cv2.bitwise_and(ink, ink, mask=inside).reshape(rows, _PITCH_Y, cols, _PITCH_X).swapaxes(1, 2).reshape(rows * cols, -1)
+    card = cv2.bitwise_and(ink, ink, mask=inside)
+    tiles = card.reshape(rows, _PITCH_Y, cols, _PITCH_X).swapaxes(1, 2).reshape(rows * cols, -1)
     k = tiles.shape[1] // 20
     paper = np.maximum(np.partition(tiles, -k, axis=1)[:, -k], 24)
     gain = (_PAPER / paper.astype(np.float32)).reshape(rows, 1, cols, 1)
