@@ -9,7 +9,7 @@ card (fans, piles, touching cards, a white table) is left to the general propose
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,6 +54,7 @@ class CardOutline:
     so quad[0] and quad[2] are the two corners that carry an index (top-left and bottom-right of the
     card, whichever way up it lies)."""
     quad: np.ndarray
+    paper: float = 1.0  # share of the region's pixels that are paper: a face ~0.5-0.9, a back's border ~0.15
 
     @property
     def width(self) -> float:
@@ -106,9 +107,17 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
         if min_area <= cv2.contourArea(cnt) <= max_area:
             outline = _card_outline(cnt, paper.shape, card_area)
             if outline is not None:
-                outlines.append(outline)
+                outlines.append(replace(outline, paper=_paper_share(paper, cnt)))
                 cv2.drawContours(paper, [cnt], -1, 0, -1)
     return outlines, paper
+
+
+def _paper_share(paper: np.ndarray, cnt: np.ndarray) -> float:
+    """The share of paper pixels within the contour (both 1/4 size)."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [cnt], -1, 255, -1, offset=(-x, -y))
+    return cv2.countNonZero(cv2.bitwise_and(paper[y:y + h, x:x + w], inside)) / max(cv2.countNonZero(inside), 1)
 
 
 def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None) -> CardOutline | None:
