@@ -14,6 +14,7 @@ from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
 from vision.model import load_model
 from vision import recognize
+from vision.outline import CardOutline
 from vision.recognize import UNKNOWN, Recognizer, in_colour
 from vision.sources import load_image
 from vision.synthetic import PlacedCard, SceneStyle, random_layout, render, scene_calibration
@@ -253,4 +254,17 @@ def test_a_face_down_card_is_not_handed_to_the_general_proposer(monkeypatch: pyt
     monkeypatch.setattr(recognize, "propose_indices", lambda *a: general.append(1) or propose(*a))
     recognizer = Recognizer(glyph_px=cal.glyph_px(), card_area=cal.card_area)
     assert [c.card for c in recognizer.read(img) if c.card != UNKNOWN] == ["7D"] and not general
+    # when the general proposer does run (a fan elsewhere on the table), the back stays blacked out for it
+    blacked: list[list[CardOutline]] = []
+    search = recognize.general_candidates
+
+    def spy(frame: np.ndarray, glyph_px: object, rest: np.ndarray, out: list[CardOutline], *a: bool) -> list:
+        blacked.append(out)
+        return search(frame, glyph_px, rest, out, *a)
+
+    monkeypatch.setattr(recognize, "general_candidates", spy)
+    fan, _ = render([PlacedCard("7D", 300, 250, 20), PlacedCard("", 800, 400, -35, face_up=False),
+                     PlacedCard("9C", 560, 300, 0), PlacedCard("2H", 600, 320, 10)], style, seed=3)
+    recognizer.read(fan)
+    assert len(blacked) == 1 and len(blacked[0]) == 2  # the 7D (read) and the back
 

@@ -231,7 +231,8 @@ class Recognizer:
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners)}
         seen = {id(on_card[id(rd.candidate)]) for rd in readings}
         unread = [o for o in outlines if id(o) not in seen and o.paper >= FACE_PAPER]  # not a back's border
-        more = general_candidates(frame, self.glyph_px, rest, [o for o in outlines if id(o) in seen], bool(unread))
+        kept = {id(o) for o in unread}
+        more = general_candidates(frame, self.glyph_px, rest, [o for o in outlines if id(o) not in kept], bool(unread))
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
