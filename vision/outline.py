@@ -54,7 +54,7 @@ class CardOutline:
     so quad[0] and quad[2] are the two corners that carry an index (top-left and bottom-right of the
     card, whichever way up it lies)."""
     quad: np.ndarray
-    paper: float = 1.0  # share of the region's pixels that are paper: a face ~0.5-0.9, a back's border ~0.15
+    paper: float = 1.0  # share of the region's area that is paper: a face 0.5-1, a back's white border ~0.17
 
     @property
     def width(self) -> float:
@@ -113,11 +113,11 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
 
 
 def _paper_share(paper: np.ndarray, cnt: np.ndarray) -> float:
-    """The share of paper pixels within the contour (both 1/4 size)."""
+    """The share of the contour's area that is paper (both 1/4 size), counted over its bounding box: the
+    region stands apart from other paper, so the box's paper is its own (a mask of the region itself cost
+    ~0.3 ms a frame)."""
     x, y, w, h = cv2.boundingRect(cnt)
-    inside = np.zeros((h, w), np.uint8)
-    cv2.drawContours(inside, [cnt], -1, 255, -1, offset=(-x, -y))
-    return cv2.countNonZero(cv2.bitwise_and(paper[y:y + h, x:x + w], inside)) / max(cv2.countNonZero(inside), 1)
+    return min(1.0, cv2.countNonZero(paper[y:y + h, x:x + w]) / max(cv2.contourArea(cnt), 1.0))
 
 
 def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None) -> CardOutline | None:

@@ -80,8 +80,8 @@ def colour_consistent(suit: int, red: float, colour_frame: bool = True) -> bool:
 
 
 # An isolated card whose corners gave no reading goes to the general proposer if at least this share of
-# it is paper: a face (on the rendered faces 0.47-0.93, courts lowest); a back whose white border makes it
-# a card-shaped region is ~0.15, and reading its pattern doubled a frame's time.
+# it is paper: a face (on the rendered faces 0.53-1.0, courts lowest); a back whose white border makes it
+# a card-shaped region is 0.15-0.19, and reading its pattern doubled a frame's time.
 FACE_PAPER = 0.35
 # Paper left outside the isolated cards (1/4-size pixels) from which the general proposer runs too.
 _REST_MIN_PX = 16
