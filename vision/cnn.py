@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.glyphs import IndexCandidate, affine_to_image, ink_colour, ink_image
+from vision.glyphs import IndexCandidate, affine_to_image, as_bgr, ink_colour, ink_image
 
 CNN_W, CNN_H = 20, 32
 # Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
@@ -50,8 +50,7 @@ def upright_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[in
                     extent: tuple[float, float, float, float], interpolation: int) -> np.ndarray:
     """(N, h, w, 3) uint8: each candidate's `extent` (in units of L around its index centre, see
     glyphs.affine_to_image) resampled upright to `size` (w, h); a grey frame is cut as BGR."""
-    if bgr.ndim == 2:
-        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    bgr = as_bgr(bgr)
     raw = np.empty((len(cands), size[1], size[0], 3), np.uint8)
     for i, c in enumerate(cands):
         cv2.warpAffine(bgr, affine_to_image(c, size, extent), size, dst=raw[i],

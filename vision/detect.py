@@ -12,6 +12,7 @@ import numpy as np
 
 from vision.calibration import Calibration, foreground
 from vision.facedown import count_in_region
+from vision.glyphs import as_bgr
 from vision.recognize import UNKNOWN, CardReading, Recognizer
 from vision.sources import check_frame
 
@@ -58,8 +59,7 @@ class Detector:
 
     def detect(self, frame: np.ndarray) -> Detection:
         check_frame(frame)
-        if frame.ndim == 2:
-            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        frame = as_bgr(frame)
         cards = self.recognizer.read(frame)
         return Detection(cards, self._face_down(frame, cards) if self.calibration else [])
 

@@ -63,6 +63,13 @@ class IndexCandidate:
         return (self.suit.cx, self.suit.cy)
 
 
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """A grey (2-D) frame as BGR, a BGR frame as it is: what is resampled into colour patches or mosaics
+    must have three channels (OpenCV silently reallocates a 3-channel `dst` for a 1-channel source), and
+    what is painted on must not be the caller's frame (a 2-D frame is its own ink image)."""
+    return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
+
+
 def ink_image(bgr: np.ndarray) -> np.ndarray:
     """Per-pixel darkest channel: black and red ink are both dark here, white card is bright."""
     if bgr.ndim == 2:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, ink_image, propose_indices
+from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indices
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 from vision.suits import SuitVerifier
@@ -154,18 +154,16 @@ def _top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     are other cards (other names) anyway."""
     if a.up[0] * b.up[0] + a.up[1] * b.up[1] <= _PARALLEL_COS:
         return False
+    sideways, upwards = _offset_in_card(a, b)
+    return _TOP_SPAN_L[0] <= abs(sideways) <= _TOP_SPAN_L[1] and abs(upwards) < 1.0
+
+
+def _offset_in_card(a: IndexCandidate, b: IndexCandidate) -> tuple[float, float]:
+    """Where a's centre lies from b's, in L along b's card-right and b's up."""
     length = max(a.length, b.length)
     dx, dy = a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]
     ux, uy = b.up
-    sideways = abs(dx * -uy + dy * ux) / length  # along b's card-right
-    upwards = abs(dx * ux + dy * uy) / length  # along b's up
-    return _TOP_SPAN_L[0] <= sideways <= _TOP_SPAN_L[1] and upwards < 1.0
-
-
-def _is_left_of(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Does a lie left of b, across b's card?"""
-    ux, uy = b.up
-    return (a.centre[0] - b.centre[0]) * -uy + (a.centre[1] - b.centre[1]) * ux < 0
+    return (dx * -uy + dy * ux) / length, (dx * ux + dy * uy) / length
 
 
 def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
@@ -231,8 +229,9 @@ class Recognizer:
         on_card = {id(c): outlines[n] for c, n in zip(cands, owners)}
         seen = {id(on_card[id(rd.candidate)]) for rd in readings}
         unread = [o for o in outlines if id(o) not in seen and o.paper >= FACE_PAPER]  # not a back's border
-        kept = {id(o) for o in unread}
-        more = general_candidates(frame, self.glyph_px, rest, [o for o in outlines if id(o) not in kept], bool(unread))
+        handed_over = {id(o) for o in unread}
+        blacked_out = [o for o in outlines if id(o) not in handed_over]
+        more = general_candidates(frame, self.glyph_px, rest, blacked_out, bool(unread))
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
@@ -345,12 +344,6 @@ def general_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None, 
     return propose_indices(frame, glyph_px, ink)
 
 
-def as_bgr(frame: np.ndarray) -> np.ndarray:
-    """A grey (2-D) frame as BGR: the index windows are resampled into a colour mosaic (a 2-D frame left
-    it blank), and the isolated cards are blacked out on a copy of the ink image (a 2-D frame is its own)."""
-    return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame
-
-
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
     """Merge the two corner indices of one card. Readings on an isolated card's outline (`on_card`, by id
     of the candidate) are that card, which takes the outline's quad, unless they name different cards
@@ -387,7 +380,7 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             if rd.card == card.card and _top_corners(rd.candidate, other):  # not a second card of that name
                 _add_corner(card, rd, True)
                 card.corners.append(rd)
-                if _is_left_of(rd.candidate, other):  # the card's outline from its top-left index
+                if _offset_in_card(rd.candidate, other)[0] < 0:  # the card's outline from its top-left index
                     card.quad = quad_from_index(rd.candidate)
                 break
             if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
