@@ -3,10 +3,11 @@ must be one card but name two cards make it unknown."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.glyphs import Blob, IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
-from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners
+from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners, quad_from_index
 from vision.synthetic import FACE_W, PlacedCard, SceneStyle, _faces, render
 
 L = 10.0  # px from rank to suit centre in these indices
@@ -35,6 +36,29 @@ def test_one_index_read_as_two_cards_is_unknown() -> None:
     """Two readings a fifth of an L apart are one index: naming two cards, it is unknown."""
     (card,) = group_corners([IndexReading(index(100, 100), "3H", 1.0), IndexReading(index(102, 100), "8H", 0.99)])
     assert card.card == UNKNOWN
+
+
+def _opposite(c: IndexCandidate) -> IndexCandidate:
+    """The index in the diagonally opposite corner of c's card (turned half round about the card's centre)."""
+    cx, cy = np.mean(np.array(quad_from_index(c)), axis=0)
+    return IndexCandidate(*(Blob(2 * cx - b.cx, 2 * cy - b.cy, b.x, b.y, b.w, b.h, b.area) for b in (c.rank, c.suit)))
+
+
+def test_two_corners_guessing_the_same_card_name_it() -> None:
+    """A card's two index corners, each declined (below the threshold) but each guessing 8D at PAIR_LOW or
+    more, are two reads of two prints that agree: the card is 8D, both corners' doubt combined. Two guesses
+    that differ, a corner with no guess, or two guesses from one corner (one index read twice) name nothing."""
+    top = index(100, 100)
+    bottom = _opposite(top)
+
+    def declined(c: IndexCandidate, guess: str | None, conf: float = 0.8) -> IndexReading:
+        return IndexReading(c, UNKNOWN, conf, guess=guess)
+
+    (card,) = group_corners([declined(top, "8D", 0.83), declined(bottom, "8D")])
+    assert card.card == "8D" and card.confidence == pytest.approx(1 - 0.17 * 0.2)
+    assert [c.card for c in group_corners([declined(top, "8D"), declined(bottom, "8H")])] == [UNKNOWN]
+    assert [c.card for c in group_corners([declined(top, "8D"), declined(bottom, None)])] == [UNKNOWN]
+    assert [c.card for c in group_corners([declined(top, "8D"), declined(index(101, 100.5), "8D")])] == [UNKNOWN]
 
 
 def _scores(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

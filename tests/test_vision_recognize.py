@@ -156,6 +156,18 @@ def test_agreeing_corners_of_a_lone_card_skip_the_recheck_in_colour_only(
     assert "7D" in cards and "KS" not in cards
 
 
+def test_two_corners_guessing_alike_name_a_card_neither_names_alone() -> None:
+    """A recognizer whose threshold no reading reaches names nothing from one corner; a lone card whose two
+    corners both guess it (at PAIR_LOW or more, re-checked) is named all the same, in colour. In a grey
+    frame there are no guesses (a 3S read 3C at both corners there), and the card stays unknown."""
+    frame, _ = render([PlacedCard("2C", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
+    never_sure = Recognizer(threshold=1.000001)
+    (card,) = never_sure.read(frame)
+    assert card.card == "2C" and [(rd.card, rd.guess) for rd in card.corners] == [(UNKNOWN, "2C")] * 2
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert [c.card for c in never_sure.read(grey)] == [UNKNOWN]
+
+
 def test_a_lower_threshold_than_the_models_reads_with_the_whole_ensemble() -> None:
     """The cascade lets the second network skip patches that cannot reach the threshold: it must be the
     recognizer's, or a patch between it and the model's own would be judged by the first network alone."""

@@ -130,6 +130,14 @@ def test_one_doubted_corner_is_enough() -> None:
     assert doubted.card == UNKNOWN and sorted(rd.card for rd in doubted.corners) == ["2C", UNKNOWN]
 
 
+def test_a_doubted_guess_names_nothing() -> None:
+    """Two corners guessing the same card name it only if the suit verifier doubts neither guess."""
+    frame, _ = render([PlacedCard("2C", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
+    assert [c.card for c in Recognizer(threshold=1.000001).read(frame)] == ["2C"]
+    (card,) = Recognizer(threshold=1.000001, suit_verifier=_DoubtsTheFirst()).read(frame)
+    assert card.card == UNKNOWN and sorted(str(rd.guess) for rd in card.corners) == ["2C", "None"]
+
+
 def test_a_glyph_the_verifier_cannot_judge_is_no_doubt() -> None:
     """Only another suit is a doubt: a suit glyph the verifier finds junk leaves the reading alone (on the
     held-out photos those were blurred or clipped suits, read right)."""

@@ -3,7 +3,8 @@
 Offline, for the measure on deck designs never trained on (decks.py). Runs on Debian's own Python,
 which has the librsvg bindings:
 
-    apt-get install aisleriot kdegames-card-data-kf5 python3-gi gir1.2-rsvg-2.0 python3-gi-cairo python3-numpy
+    apt-get install aisleriot gnome-cards-data kdegames-card-data-kf5 \\
+        python3-gi gir1.2-rsvg-2.0 python3-gi-cairo python3-numpy
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks
 
 A theme's cards are elements of one SVG document (`1_club`, `king_heart` in KDE's; `club_1`,
