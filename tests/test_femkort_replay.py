@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 HISTORIES = Path(__file__).parent / "data" / "histories" / "femkort"
-CARDTABLE = shutil.which("cardtable")
+# the console script beside this interpreter (a virtualenv's bin, on PATH or not), else on PATH
+CARDTABLE = shutil.which("cardtable", path=os.pathsep.join([str(Path(sys.executable).parent),
+                                                            os.environ.get("PATH", "")]))
 
 
 @functools.cache  # one run per file: the tests below only read the output

@@ -61,6 +61,24 @@ def test_two_corners_guessing_the_same_card_name_it() -> None:
     assert [c.card for c in group_corners([declined(top, "8D"), declined(index(101, 100.5), "8D")])] == [UNKNOWN]
 
 
+def test_a_doubted_corner_whose_seen_suit_is_the_cards_supports_it() -> None:
+    """One corner names 5S; the other was read 5C by the index CNN, and the suit verifier doubted it, seeing
+    a spade there: the verifier and the other corner agree, the card is 5S. A doubted corner whose seen suit
+    is another (or none) still makes the card unknown."""
+    top = index(100, 100)
+    bottom = _opposite(top)
+
+    def doubted(guess: str | None) -> IndexReading:
+        return IndexReading(bottom, UNKNOWN, 0.99, doubted=True, guess=guess)
+
+    assert [c.card for c in group_corners([IndexReading(top, "5S", 1.0), doubted("5S")])] == ["5S"]
+    assert [c.card for c in group_corners([IndexReading(top, "5S", 1.0), doubted("5H")])] == [UNKNOWN]
+    assert [c.card for c in group_corners([IndexReading(top, "5S", 1.0), doubted(None)])] == [UNKNOWN]
+    # two doubted corners seeing the same card name nothing on their own
+    assert [c.card for c in group_corners([IndexReading(top, UNKNOWN, 0.99, doubted=True, guess="5S"),
+                                           doubted("5S")])] == [UNKNOWN]
+
+
 def _scores(names: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     pr, ps = np.full((len(names), 14), 1e-4), np.full((len(names), 5), 1e-4)
     for i, name in enumerate(names):

@@ -9,7 +9,7 @@ import pytest
 from vision.glyphs import Blob, IndexCandidate
 from vision.outline import CardOutline, corner_candidates, find_outlines, order_quad
 from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners
-from vision.synthetic import PlacedCard, SceneStyle, _faces, render
+from vision.synthetic import PlacedCard, SceneStyle, _faces, render, scene_calibration
 
 STYLE = SceneStyle(size=(800, 450), card_width=110)
 
@@ -48,6 +48,35 @@ def test_index_corners_are_the_cards_top_left_and_bottom_right() -> None:
         gaps = [float(np.abs(outline.quad[0] - truth[k]).max()) for k in (0, 2)]
         k = int(np.argmin(gaps))
         assert gaps[k] < 4 and np.abs(outline.quad[2] - truth[(2, 0)[k]]).max() < 4, angle
+
+
+@pytest.mark.parametrize("angle", [0, 90])
+def test_a_near_square_card_is_read_from_any_corner(recognizer: Recognizer, angle: int) -> None:
+    """A card foreshortened to near-square (a steep camera, or a photo stretched to a square by dataset
+    tools): its short sides cannot be told from its long ones, so its index may sit at any corner. It is an
+    outline with all four corners searched, and read from its own corners (lying upright or sideways).
+    A square region is no card (two overlapping cards can make one)."""
+    frame, quads = render([PlacedCard("7C", 400, 220, angle)], STYLE, seed=4)
+    squash = 1.12 / 1.5 if angle == 0 else 1.5 / 1.12  # height / width 1.5 -> 1.12
+    near_square = cv2.resize(frame, None, fx=1.0, fy=squash, interpolation=cv2.INTER_AREA)
+    (outline,), _ = find_outlines(near_square)
+    assert outline.corners == (0, 1, 2, 3) and 1.05 < outline.height / outline.width < 1.25
+    readings, on_card = recognizer._read(near_square)
+    named = [rd for rd in readings if rd.card != UNKNOWN]
+    assert [rd.card for rd in named] == ["7C", "7C"] and all(on_card[id(rd.candidate)] is not None for rd in named)
+    square = cv2.resize(frame, None, fx=1.0, fy=1 / 1.5 if angle == 0 else 1.5, interpolation=cv2.INTER_AREA)
+    assert find_outlines(square)[0] == []
+
+
+def test_two_overlapping_cards_are_no_near_square_card_with_a_calibrated_size() -> None:
+    """Two cards overlapping a little offset make a near-square region that fills its quad as one card's
+    does; a calibrated card size tells them apart (a foreshortened card is smaller than the calibrated one,
+    not larger), and the pair is left to the general proposer. Without a calibration it is taken for one."""
+    style = SceneStyle()
+    frame, _ = render([PlacedCard("9C", 560, 300, 0), PlacedCard("2H", 600, 320, 10)], style, seed=3)
+    (union,), _ = find_outlines(frame)
+    assert union.corners == (0, 1, 2, 3)
+    assert find_outlines(frame, scene_calibration(style).card_area)[0] == []
 
 
 def test_order_quad_is_clockwise_from_a_short_side() -> None:

@@ -100,6 +100,8 @@ def test_a_suit_in_a_merged_rank_is_a_doubt(verifier: SuitVerifier) -> None:
 
     cands = [real, merged_of(five, five), merged_of(five, heart), merged_of(five, heart)]
     assert verifier.doubted(frame, cands, ["10H", "10H", "10H", "5H"]).tolist() == [False, False, True, False]
+    doubted, seen = verifier.judge(frame, cands[:1], ["5C"])
+    assert doubted.tolist() == [True] and SUITS[seen[0]] == "H"  # another suit named: doubted, a heart seen
 
 
 class _DoubtsTheFirst(SuitVerifier):
@@ -128,6 +130,8 @@ def test_one_doubted_corner_is_enough() -> None:
     assert sure.card == "2C" and [rd.card for rd in sure.corners] == ["2C", "2C"]
     (doubted,) = Recognizer(suit_verifier=_DoubtsTheFirst()).read(frame)
     assert doubted.card == UNKNOWN and sorted(rd.card for rd in doubted.corners) == ["2C", UNKNOWN]
+    (seen,) = [rd.guess for rd in doubted.corners if rd.doubted]
+    assert seen == "2S"  # the rank with the suit the verifier sees (the club rolled over to a spade)
 
 
 def test_a_doubted_guess_names_nothing() -> None:

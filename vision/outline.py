@@ -19,8 +19,15 @@ from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask,
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
 # Height over width of a card under a moderately tilted camera: poker 1.40, bridge and piquet ~1.56.
-# (Two overlapping cards can make a near-square outline: those are left to the general proposer.)
+# (Two overlapping cards can make a square outline: those are left to the general proposer.)
 ASPECT = (1.25, 1.85)
+# Down to this, a card foreshortened by a steep camera (or a photo stretched to a square by dataset tools)
+# whose short sides cannot be told from its long ones: an index may sit at any of its four corners.
+# ('val' single +1 card, 'train' single +2, none wrong; the deck designs, drawn true, unchanged.)
+SQUARE_ASPECT = 1.05
+# Two cards overlapping a little offset make a near-square region as clean as one card's (it fills its
+# quad as well, ~0.96): with a calibrated card size, a near-square region must not be larger than this.
+SQUARE_MAX_AREA = 1.1
 # Region area over its quad's area: a card is convex and fills its outline, less the notches that glyphs
 # and pips printed close to its edge bite into the 1/4-size paper region (a four-index 5H fills 0.81; at
 # 0.88, 3 cards of the 32 designs went to the general proposer instead, one of them read twice).
@@ -52,9 +59,10 @@ _COLUMNS = 8
 class CardOutline:
     """An isolated card. `quad` (4, 2) is clockwise in image pixels with quad[0] -> quad[1] a short side,
     so quad[0] and quad[2] are the two corners that carry an index (top-left and bottom-right of the
-    card, whichever way up it lies)."""
+    card, whichever way up it lies); of a near-square card (SQUARE_ASPECT), any corner may."""
     quad: np.ndarray
     paper: float = 1.0  # share of the region's area that is paper: a face 0.5-1, a back's white border ~0.17
+    corners: tuple[int, ...] = (0, 2)  # the quad's corners that may carry an index
 
     @property
     def width(self) -> float:
@@ -70,7 +78,7 @@ class CardOutline:
         """Per index corner, the affine map (2, 3) from window pixels (TILE_L per L) to image pixels."""
         q = self.quad
         frames = []
-        for c in (0, 2):
+        for c in self.corners:
             right, down = q[(c + 1) % 4] - q[c], q[(c + 3) % 4] - q[c]
             # L along each side (a card is 6.4 L wide and 9.6 L high): a foreshortened card comes out true
             right *= 1 / 6.4 / TILE_L
@@ -137,10 +145,15 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
     if quad_area <= 0 or cv2.contourArea(cnt) * _SCALE ** 2 < MIN_FILL * quad_area:
         return None
     outline = CardOutline(quad)
-    if not ASPECT[0] <= outline.height / outline.width <= ASPECT[1] or outline.width < MIN_WIDTH_PX:
+    aspect = outline.height / outline.width
+    if not SQUARE_ASPECT <= aspect <= ASPECT[1] or outline.width < MIN_WIDTH_PX:
         return None
     if card_area and not 0.7 * card_area <= quad_area <= 1.35 * card_area:
         return None
+    if aspect < ASPECT[0]:
+        if card_area and quad_area > SQUARE_MAX_AREA * card_area:
+            return None  # two cards overlapping, a little offset (foreshortening makes a card smaller, not larger)
+        outline = replace(outline, corners=(0, 1, 2, 3))
     return outline
 
 

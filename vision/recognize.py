@@ -29,8 +29,12 @@ class IndexReading:
     candidate: IndexCandidate
     card: str  # "QS" or UNKNOWN
     confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
-    doubted: bool = False  # the suit verifier (suits.py) named another suit: `card` is UNKNOWN, and so is its card
-    guess: str | None = None  # an UNKNOWN reading's best guess, if the card's other corner may confirm it
+    # the suit verifier (suits.py) named another suit: `card` is UNKNOWN, and so is its card, unless the suit
+    # the verifier sees is that of the card its other corners name
+    doubted: bool = False
+    # an UNKNOWN reading's best guess, if the card's other corner may confirm it; a doubted reading's rank
+    # with the suit the verifier sees (which may support the card its other corner names)
+    guess: str | None = None
 
 
 @dataclass
@@ -269,14 +273,15 @@ class Recognizer:
         doubted reading took along another card of that name, 1 more right card lost on 'val', 4 on 'train').
         An unknown reading's guess that it doubts is dropped: it can no longer name its card."""
         named = [i for i, rd in enumerate(readings) if rd.card != UNKNOWN or rd.guess]
-        doubted = self.suit_verifier.doubted(frame, [readings[i].candidate for i in named],
-                                             [readings[i].guess or readings[i].card for i in named])
+        doubted, seen = self.suit_verifier.judge(frame, [readings[i].candidate for i in named],
+                                                 [readings[i].guess or readings[i].card for i in named])
         out = list(readings)
-        for i, doubt in zip(named, doubted):
+        for i, doubt, suit in zip(named, doubted, seen):
             if doubt and out[i].guess:
                 out[i] = replace(out[i], guess=None)
-            elif doubt:
-                out[i] = replace(out[i], card=UNKNOWN, doubted=True)
+            elif doubt:  # (a '10' doubted for a suit in its rank keeps no guess: it is no '10' at all)
+                seen_as = out[i].card[:-1] + SUITS[suit] if SUITS[suit] != out[i].card[-1] else None
+                out[i] = replace(out[i], card=UNKNOWN, doubted=True, guess=seen_as)
         return out
 
     def _jittered_confidence(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
@@ -363,7 +368,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     (two overlapping cards can look like one); others pair up by name and implied card centre.
 
     Two corners of the very same card naming different cards contradict each other: that card becomes
-    unknown rather than either guess; so does a card one of whose readings has its suit doubted.
+    unknown rather than either guess; so does a card one of whose readings has its suit doubted, unless
+    the suit the verifier sees there is the one the card's other corners name (the index CNN misread that
+    corner's suit; the verifier and the other corner agree).
     """
     on_card = _consistent_outlines(readings, on_card or {})
     cards: list[CardReading] = []
@@ -408,7 +415,7 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
     for card in cards:
-        if any(rd.doubted for rd in card.corners):
+        if any(rd.doubted and rd.guess != card.card for rd in card.corners):
             card.card = UNKNOWN
         elif card.card == UNKNOWN:
             _name_by_agreeing_corners(card)
@@ -426,7 +433,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
 def _name_by_agreeing_corners(card: CardReading) -> None:
     """An unknown card whose two opposite index corners guess the same card (each at PAIR_LOW at least,
     neither doubted, no other reading of it naming or guessing otherwise) takes that name."""
-    if any(rd.card != UNKNOWN or not rd.guess for rd in card.corners) or len({rd.guess for rd in card.corners}) != 1:
+    if any(rd.card != UNKNOWN or rd.doubted or not rd.guess for rd in card.corners):
+        return
+    if len({rd.guess for rd in card.corners}) != 1:
         return
     for a, b in itertools.combinations(card.corners, 2):
         dot = a.candidate.up[0] * b.candidate.up[0] + a.candidate.up[1] * b.candidate.up[1]

@@ -56,7 +56,13 @@ class SuitVerifier:
         return softmax(logits)
 
     def doubted(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]) -> np.ndarray:
-        """Which of the candidates, named these cards, the verifier doubts: it names another suit for the
+        """Which of the candidates, named these cards, the verifier doubts (see `judge`)."""
+        return self.judge(frame, cands, cards)[0]
+
+    def judge(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Which of the candidates, named these cards, the verifier doubts, and the suit it sees (its most
+        likely suit, an index into SUITS) in each. Doubted: it names another suit for the
         suit glyph, or, for a '10' read from a rank merged of two blobs, finds a suit in either part (a
         '5' and the small heart beside it, taken for the two digits of a '10' with a big pip as its suit:
         5 of the 11 wrong cards on the 32 deck designs; the parts of right '10's on the photos score at
@@ -64,19 +70,20 @@ class SuitVerifier:
         it, and doubting those lost a right card on 'val'."""
         n = len(cands)
         if not n:
-            return np.zeros(0, bool)
+            return np.zeros(0, bool), np.zeros(0, int)
         parts = [(i, _as_suit(c, xy)) for i, (c, card) in enumerate(zip(cands, cards)) if card[:-1] == "10"
                  for xy in c.rank.parts]
         p = self.probabilities(frame, list(cands) + [part for _, part in parts])[:, :JUNK_SUIT]
         named = np.array([SUITS.index(card[-1]) for card in cards])
         mine = p[np.arange(n), named]
+        seen = p[:n].argmax(axis=1)
         others = p[:n].copy()
         others[np.arange(n), named] = 0.0
         other = others.max(axis=1)
         doubted = (other >= DOUBT_OTHER) & (other > mine)
         for (i, _), part in zip(parts, p[n:]):
             doubted[i] |= bool(part.max() >= DOUBT_OTHER)
-        return doubted
+        return doubted, seen
 
 
 def _as_suit(c: IndexCandidate, xy: tuple[float, float]) -> IndexCandidate:
