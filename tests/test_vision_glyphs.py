@@ -167,3 +167,22 @@ def test_upright_windows_propose_rank_above_suit_only() -> None:
     (upright,) = propose([rank, suit], upright_cos=0.9)
     assert (upright.rank.cy, upright.suit.cy) == (40, 55)
     assert propose([rank, Blob(70, 48, 65, 43, 10, 10, 70)], upright_cos=0.9) == []  # side by side
+
+
+def test_a_glyph_by_the_papers_edge_is_kept_and_marked() -> None:
+    """The paper test: a blob whose surrounding ring is at least 60 % card paper is on paper; one with
+    45-60 % (an index by a turned card's corner in a fan, its ring reaching onto the table) is kept too,
+    marked `edge` (its readings are always re-checked); less, and it is the table's."""
+    paper = np.zeros((100, 300), np.uint8)
+    stats = []
+    for k, share in enumerate((0.8, 0.5, 0.3)):  # the ring of a 10x10 blob spans 20x20 px
+        x0 = 100 * k + 40
+        paper[40:60, x0:x0 + round(20 * share)] = 1
+        stats.append([x0 + 5, 45, 10, 10, 0])
+    ok, edge = vision.glyphs._on_paper(paper * 255, np.array(stats), cv2.integral(paper), None, 99.0)
+    assert ok.tolist() == [True, True, False] and edge.tolist() == [False, True, False]
+    # the mark travels with the blob: shifted out of a paper region's crop, and merged into a '10'
+    blob = Blob(10.0, 10.0, 5, 5, 10, 10, 50, edge=True)
+    assert vision.glyphs._shifted(blob, 30, 40).edge
+    twin = Blob(20.0, 10.0, 15, 5, 10, 10, 50)
+    assert [m.edge for m in vision.glyphs._merge_pairs([blob, twin])] == [True]

@@ -259,7 +259,9 @@ class Recognizer:
         conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
         named = (conf >= threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
         # guesses at pair_low and above are re-checked too: one may name its card with the other corner's
-        recheck = (conf >= pair_low) & (r != JUNK_RANK) & (s != JUNK_SUIT) & (conf < NO_RECHECK)
+        # so is every reading of a glyph close to the paper's edge (glyphs.py, _EDGE_RING), however sure
+        at_edge = np.array([c.rank.edge or c.suit.edge for c in cands], bool)
+        recheck = (conf >= pair_low) & (r != JUNK_RANK) & (s != JUNK_SUIT) & ((conf < NO_RECHECK) | at_edge)
         if colourful:  # in grey, both corners of a 3S have been read 3C: there the re-check stays
             recheck &= ~_confirmed_by_other_corner(cands, np.array(owners), named, r * (JUNK_SUIT + 1) + s)
         sure = np.flatnonzero(recheck)
