@@ -61,6 +61,24 @@ def test_two_corners_guessing_the_same_card_name_it() -> None:
     assert [c.card for c in group_corners([declined(top, "8D"), declined(index(101, 100.5), "8D")])] == [UNKNOWN]
 
 
+def test_a_card_read_on_two_corners_is_not_undone_by_a_fanned_card_on_it() -> None:
+    """A 2D read on both its index corners, and a 10D lying on it (a fan) whose index implies nearly the
+    same outline (0.8 L off, pointing like the 2D's bottom corner): two cards, not one card whose corners
+    disagree. One 2D corner alone against the 10D is still a contradiction, and so is the pair when a 10D
+    is read elsewhere already (a four-index deck shows a fanned card's four corners)."""
+    top = index(100, 100)
+    bottom = _opposite(top)
+    on_it = _opposite(index(100 + 0.8 * L, 100))
+    two = IndexReading(top, "2D", 1.0)
+    ten = IndexReading(on_it, "10D", 0.999)
+    cards = group_corners([two, ten, IndexReading(bottom, "2D", 0.998)])
+    assert sorted((c.card, len(c.corners)) for c in cards) == [("10D", 1), ("2D", 2)]
+    assert [c.card for c in group_corners([two, ten])] == [UNKNOWN]
+    elsewhere = IndexReading(index(400, 100), "10D", 1.0)
+    cards = group_corners([two, ten, IndexReading(bottom, "2D", 0.998), elsewhere])
+    assert sorted(c.card for c in cards) == ["10D", UNKNOWN]
+
+
 def test_a_doubted_corner_whose_seen_suit_is_the_cards_supports_it() -> None:
     """One corner names 5S; the other was read 5C by the index CNN, and the suit verifier doubted it, seeing
     a spade there: the verifier and the other corner agree, the card is 5S. A doubted corner whose seen suit

@@ -370,9 +370,10 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     (two overlapping cards can look like one); others pair up by name and implied card centre.
 
     Two corners of the very same card naming different cards contradict each other: that card becomes
-    unknown rather than either guess; so does a card one of whose readings has its suit doubted, unless
-    the suit the verifier sees there is the one the card's other corners name (the index CNN misread that
-    corner's suit; the verifier and the other corner agree).
+    unknown rather than either guess (unless one name is read on two opposite corners of it: then the
+    other reading is another card lying on it, `_split_off_other_cards`); so does a card one of whose
+    readings has its suit doubted, unless the suit the verifier sees there is the one the card's other
+    corners name (the index CNN misread that corner's suit; the verifier and the other corner agree).
     """
     on_card = _consistent_outlines(readings, on_card or {})
     cards: list[CardReading] = []
@@ -416,6 +417,8 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 break
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    read = {c.card for c in cards}
+    cards = [part for card in cards for part in _split_off_other_cards(card, read)]
     for card in cards:
         if any(rd.doubted and rd.guess != card.card for rd in card.corners):
             card.card = UNKNOWN
@@ -432,6 +435,35 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     return cards
 
 
+def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReading]:
+    """A card made unknown by readings naming two cards, where one name is read on two opposite corners of
+    it (two reads of two prints agree): that card, and each reading naming another card is that other card
+    (in a fan, a card lying on it whose index implies nearly the same outline). Not when a card of either
+    name is `read` already (a deck printing four indices shows a fanned card's four, two cards' worth).
+    Otherwise the card as it is."""
+    named = [rd for rd in card.corners if rd.card != UNKNOWN]
+    if card.card != UNKNOWN or len({rd.card for rd in named}) < 2:
+        return [card]
+    agreed = {a.card for a, b in itertools.combinations(named, 2) if a.card == b.card and _two_corners(a, b)}
+    if len(agreed) != 1:
+        return [card]
+    (name,) = agreed
+    others = [rd for rd in named if rd.card != name]
+    if len({rd.card for rd in others}) != len(others) or read & {rd.card for rd in named}:
+        return [card]
+    card.card = name
+    card.corners = [rd for rd in card.corners if rd.card in (name, UNKNOWN)]
+    card.confidence = 1 - float(np.prod([1 - rd.confidence for rd in card.corners if rd.card == name]))
+    return [card] + [CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]) for rd in others]
+
+
+def _two_corners(a: IndexReading, b: IndexReading) -> bool:
+    """Are a and b two index corners of one card: pointing apart, further apart than one corner's cuts?"""
+    dot = a.candidate.up[0] * b.candidate.up[0] + a.candidate.up[1] * b.candidate.up[1]
+    apart = math.dist(a.candidate.centre, b.candidate.centre) / max(a.candidate.length, b.candidate.length)
+    return dot < -_PARALLEL_COS and apart > _OTHER_CORNER_L
+
+
 def _name_by_agreeing_corners(card: CardReading) -> None:
     """An unknown card whose two opposite index corners guess the same card (each at PAIR_LOW at least,
     neither doubted, no other reading of it naming or guessing otherwise) takes that name."""
@@ -440,9 +472,7 @@ def _name_by_agreeing_corners(card: CardReading) -> None:
     if len({rd.guess for rd in card.corners}) != 1:
         return
     for a, b in itertools.combinations(card.corners, 2):
-        dot = a.candidate.up[0] * b.candidate.up[0] + a.candidate.up[1] * b.candidate.up[1]
-        apart = math.dist(a.candidate.centre, b.candidate.centre) / max(a.candidate.length, b.candidate.length)
-        if dot < -_PARALLEL_COS and apart > _OTHER_CORNER_L:
+        if _two_corners(a, b):
             card.card = str(a.guess)
             card.confidence = 1 - (1 - a.confidence) * (1 - b.confidence)
             return
