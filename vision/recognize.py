@@ -258,8 +258,8 @@ class Recognizer:
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
         named = (conf >= threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
-        # guesses at pair_low and above are re-checked too: one may name its card with the other corner's
-        # so is every reading of a glyph close to the paper's edge (glyphs.py, _EDGE_RING), however sure
+        # guesses at pair_low and above are re-checked too (one may name its card with the other corner's),
+        # and so is every reading of a glyph close to the paper's edge (glyphs.py, _EDGE_RING), however sure
         at_edge = np.array([c.rank.edge or c.suit.edge for c in cands], bool)
         recheck = (conf >= pair_low) & (r != JUNK_RANK) & (s != JUNK_SUIT) & ((conf < NO_RECHECK) | at_edge)
         if colourful:  # in grey, both corners of a 3S have been read 3C: there the re-check stays
@@ -418,7 +418,12 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
     read = {c.card for c in cards}
-    cards = [part for card in cards for part in _split_off_other_cards(card, read)]
+    split: list[CardReading] = []
+    for card in cards:
+        parts = _split_off_other_cards(card, read)
+        read |= {c.card for c in parts}  # a second split naming the same card would make a duplicate
+        split += parts
+    cards = split
     for card in cards:
         if any(rd.doubted and rd.guess != card.card for rd in card.corners):
             card.card = UNKNOWN
