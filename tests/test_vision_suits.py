@@ -99,7 +99,7 @@ def test_a_suit_in_a_merged_rank_is_a_doubt(verifier: SuitVerifier) -> None:
         return IndexCandidate(five._replace(parts=tuple((b.cx, b.cy) for b in parts)), heart)
 
     cands = [real, merged_of(five, five), merged_of(five, heart), merged_of(five, heart)]
-    assert verifier.doubted(frame, cands, ["10H", "10H", "10H", "5H"]).tolist() == [False, False, True, False]
+    assert verifier.judge(frame, cands, ["10H", "10H", "10H", "5H"])[0].tolist() == [False, False, True, False]
     doubted, seen = verifier.judge(frame, cands[:1], ["5C"])
     assert doubted.tolist() == [True] and SUITS[seen[0]] == "H"  # another suit named: doubted, a heart seen
 

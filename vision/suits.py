@@ -55,10 +55,6 @@ class SuitVerifier:
         (logits,) = self.net.run(["suit"], {"x": cut_suit_patches(frame, cands)})
         return softmax(logits)
 
-    def doubted(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]) -> np.ndarray:
-        """Which of the candidates, named these cards, the verifier doubts (see `judge`)."""
-        return self.judge(frame, cands, cards)[0]
-
     def judge(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]
               ) -> tuple[np.ndarray, np.ndarray]:
         """Which of the candidates, named these cards, the verifier doubts, and the suit it sees (its most
