@@ -131,7 +131,9 @@ def test_index_run_into_a_shadow_edge_is_proposed_against_the_closing() -> None:
 
 def test_extra_proposals_only_add_at_bounded_cost() -> None:
     """Every plain candidate is still proposed; on real single-card photos and a rendered table, the
-    additions cost at most 30 % more candidates (each one is a CNN forward pass; ~10 % here)."""
+    additions cost at most 40 % more candidates (each one is a CNN patch: 31 % here, 25-27 % before the
+    halves of cut blobs were paired with other glyphs too; paired timings of that step: +0-2 % per frame
+    on single-card photos, none on fans or the bench frames: the cascade drops junk patches early)."""
     style = SceneStyle()
     frames = [load_image(p) for p in sorted(ENROL.glob("*.jpg"))[2::6]]
     frames.append(render(random_layout(8, style, seed=2), style, seed=2)[0])
@@ -142,7 +144,7 @@ def test_extra_proposals_only_add_at_bounded_cost() -> None:
         assert plain <= new
         plain_total += len(plain)
         new_total += len(new)
-    assert plain_total > 100 and new_total <= 1.3 * plain_total
+    assert plain_total > 100 and new_total <= 1.4 * plain_total
 
 
 def test_paper_regions_propose_the_same_candidates_as_the_whole_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,3 +188,23 @@ def test_a_glyph_by_the_papers_edge_is_kept_and_marked() -> None:
     assert vision.glyphs._shifted(blob, 30, 40).edge
     twin = Blob(20.0, 10.0, 15, 5, 10, 10, 50)
     assert [m.edge for m in vision.glyphs._merge_pairs([blob, twin])] == [True]
+
+
+def test_a_suit_run_into_a_pip_below_it_is_paired_with_its_rank() -> None:
+    """Some decks print a big pip right under the index: the index's suit runs into it (one blob, cut at
+    its waist into suit and pip). The cut-off suit is a glyph like any other: paired with the rank above it
+    (before, halves were proposed only with each other, and the card gave no candidate)."""
+    img = np.full((220, 200, 3), 60, np.uint8)
+    cv2.rectangle(img, (20, 10), (190, 210), (235, 235, 235), -1)
+    cv2.putText(img, "7", (40, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3, cv2.LINE_AA)
+    for cx, cy, r in ((52, 84, 12), (52, 118, 26)):  # the index's diamond, and a big pip touching it
+        corners = np.array([[cx, cy - r], [cx + r * 0.8, cy], [cx, cy + r], [cx - r * 0.8, cy]], np.int32)
+        cv2.fillConvexPoly(img, corners, (20, 20, 20), cv2.LINE_AA)
+    ink = ink_image(img)
+    blobs, halves = find_glyphs(ink_mask(ink, 32), 4.0, 60.0, paper_integral(ink))
+    assert len(blobs) == 1 and len(halves) == 1  # the 7; the diamond and the pip as one blob, cut
+    pairs = {(round(c.rank.cx), round(c.rank.cy), round(c.suit.cx), round(c.suit.cy))
+             for c in propose_indices(img, (10.0, 40.0))}
+    (rank,) = blobs
+    suit = min(halves[0], key=lambda b: b.area)
+    assert (round(rank.cx), round(rank.cy), round(suit.cx), round(suit.cy)) in pairs

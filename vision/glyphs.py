@@ -162,7 +162,8 @@ def find_glyphs(mask: np.ndarray, min_size: float, max_size: float, paper: np.nd
       the rest of it on one side only become blobs too (`_strict_parts`);
     - a blob that may be a whole corner index (rank and suit touching: blur, low resolution, a rank's tail
       on its suit) is cut across its long axis at its waist (`_split_index`). The halves come back as
-      pairs, to be proposed with each other only (in both orientations), never paired with other blobs.
+      pairs, to be proposed with each other (in both orientations) and, like any glyph, with other blobs
+      (a suit run into a pip beside it is cut off it, and its rank is another blob).
     """
     return _find(mask, min_size, max_size, paper, ink, local_paper, split=True)
 
@@ -478,7 +479,7 @@ def propose_indices(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None
 def propose_index_sets(bgr: np.ndarray, glyph_px: tuple[float, float] | None = None, ink: np.ndarray | None = None
                        ) -> tuple[list[IndexCandidate], list[IndexCandidate]]:
     """The index candidates of the two ink masks of `ink_masks`: every pair `propose` makes of a mask's glyph
-    blobs (`find_glyphs`), plus both orientations of every blob cut in two at its waist.
+    blobs and halves (`find_glyphs`), plus both orientations of every blob cut in two at its waist.
 
     The closing's candidates are only those with a glyph the local max's mask did not find (one that ran
     into a shadow's edge there, `_NEW_GLYPH`). The others cut the same glyphs again, which reads nothing
@@ -513,7 +514,13 @@ _NEW_GLYPH = 0.1
 
 
 def _candidates(blobs: list[Blob], halves: list[tuple[Blob, Blob]]) -> list[IndexCandidate]:
-    return propose(blobs) + [IndexCandidate(r, s) for u, v in halves for r, s in ((u, v), (v, u))]
+    """`propose` over the blobs and the halves (a half may be a glyph run into its neighbour: a suit into a
+    pip beside it, whose rank is another blob), and each cut blob's two halves as an index both ways (which
+    `propose`'s size and spacing tests may refuse: a rank run into its suit is cut unevenly)."""
+    cut = [(r, s) for u, v in halves for r, s in ((u, v), (v, u))]
+    own = {(id(r), id(s)) for r, s in cut}
+    pool = blobs + [b for pair in halves for b in pair]
+    return [c for c in propose(pool) if (id(c.rank), id(c.suit)) not in own] + [IndexCandidate(r, s) for r, s in cut]
 
 
 def _with_new_glyph(cands: list[IndexCandidate], found: np.ndarray) -> list[IndexCandidate]:
