@@ -146,6 +146,8 @@ def test_the_two_top_indices_of_a_four_index_card_are_one_card() -> None:
     assert np.allclose(card.quad[0], [100 - 0.52 * L, 100 + 0.5 * L - 1.5 * L])  # index centre: 0.5 L below the rank
     # the same name a card's width on (two cards side by side, touching: a second deck), or a different
     # name there, are other cards
+    narrow = index(100 + 4.29 * L, 100)  # a design with its indices set further in (dondorf's)
+    assert len(group_corners([IndexReading(left, "4C", 1.0), IndexReading(narrow, "4C", 0.99)])) == 1
     twin = index(100 + 6.4 * L, 100)
     assert len(group_corners([IndexReading(left, "4C", 1.0), IndexReading(twin, "4C", 1.0)])) == 2
     assert sorted(c.card for c in group_corners([IndexReading(left, "4C", 1.0), IndexReading(right, "5C", 1.0)])) == [
