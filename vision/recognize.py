@@ -152,7 +152,7 @@ def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Could a and b be the two indices of one card (within a card diagonal, pointing apart)? Exactly
     antiparallel ones may be further apart: a stretched image (resized to a square by dataset tools, or
     a steep camera) shortens L along the index but not the card, by up to ~1/3."""
-    dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
+    dot = _up_cos(a, b)
     span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
     diagonal = np.hypot(CARD_W_L, CARD_H_L)
     return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
@@ -163,7 +163,7 @@ def _top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     corner: side by side, pointing the same way, a card's width less the two insets apart (6.4 - 2 x 0.52
     = 5.36 L on standard faces; the span allows narrower and wider designs)? A fan's cards lie closer, and
     are other cards (other names) anyway."""
-    if a.up[0] * b.up[0] + a.up[1] * b.up[1] <= _PARALLEL_COS:
+    if _up_cos(a, b) <= _PARALLEL_COS:
         return False
     sideways, upwards = _offset_in_card(a, b)
     return _TOP_SPAN_L[0] <= abs(sideways) <= _TOP_SPAN_L[1] and abs(upwards) < 1.0
@@ -196,8 +196,12 @@ def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
 def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b the indices of two cards fanned or spread side by side: pointing the same way, and
     further apart than two readings of one index can be? (A card's own two indices point apart.)"""
-    dot = a.up[0] * b.up[0] + a.up[1] * b.up[1]
-    return dot > _PARALLEL_COS and not _same_index(a, b)
+    return _up_cos(a, b) > _PARALLEL_COS and not _same_index(a, b)
+
+
+def _up_cos(a: IndexCandidate, b: IndexCandidate) -> float:
+    """Cosine between two indices' up directions: 1 side by side, -1 a card's two corners."""
+    return a.up[0] * b.up[0] + a.up[1] * b.up[1]
 
 
 def _card_centre(c: IndexCandidate) -> np.ndarray:
@@ -458,15 +462,14 @@ def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReadin
         return [card]
     card.card = name
     card.corners = [rd for rd in card.corners if rd.card in (name, UNKNOWN)]
-    card.confidence = 1 - float(np.prod([1 - rd.confidence for rd in card.corners if rd.card == name]))
+    card.confidence = _either(*(rd.confidence for rd in card.corners if rd.card == name))
     return [card] + [CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]) for rd in others]
 
 
 def _two_corners(a: IndexReading, b: IndexReading) -> bool:
     """Are a and b two index corners of one card: pointing apart, further apart than one corner's cuts?"""
-    dot = a.candidate.up[0] * b.candidate.up[0] + a.candidate.up[1] * b.candidate.up[1]
     apart = math.dist(a.candidate.centre, b.candidate.centre) / max(a.candidate.length, b.candidate.length)
-    return dot < -_PARALLEL_COS and apart > _OTHER_CORNER_L
+    return _up_cos(a.candidate, b.candidate) < -_PARALLEL_COS and apart > _OTHER_CORNER_L
 
 
 def _name_by_agreeing_corners(card: CardReading) -> None:
@@ -479,8 +482,16 @@ def _name_by_agreeing_corners(card: CardReading) -> None:
     for a, b in itertools.combinations(card.corners, 2):
         if _two_corners(a, b):
             card.card = str(a.guess)
-            card.confidence = 1 - (1 - a.confidence) * (1 - b.confidence)
+            card.confidence = _either(a.confidence, b.confidence)
             return
+
+
+def _either(*confidences: float) -> float:
+    """The confidence of a card named alike by independent readings: 1 - the chance that all are wrong."""
+    wrong = 1.0
+    for c in confidences:
+        wrong *= 1 - c
+    return 1 - wrong
 
 
 def _consistent_outlines(readings: list[IndexReading], on_card: dict[int, CardOutline]) -> dict[int, CardOutline]:
@@ -497,6 +508,6 @@ def _add_corner(card: CardReading, rd: IndexReading, same_name: bool) -> None:
     """Another corner reading of `card`: agreement raises the confidence, a contradiction makes it unknown."""
     if same_name:
         if card.card != UNKNOWN:
-            card.confidence = 1 - (1 - card.confidence) * (1 - rd.confidence)
+            card.confidence = _either(card.confidence, rd.confidence)
     elif UNKNOWN not in (rd.card, card.card):
         card.card = UNKNOWN
