@@ -69,7 +69,7 @@ class Detector:
         assert cal is not None
         mask = foreground(frame, cal.table_lab, cal.table_lab_std)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        centres = [np.mean(np.array([r.candidate.centre for r in c.corners]), axis=0) for c in cards]
+        centres = [np.mean(np.array([r.candidate.centre for r in c.corners] or c.quad), axis=0) for c in cards]
         groups: list[FaceDownGroup] = []
         for cnt in contours:
             area = cv2.contourArea(cnt)

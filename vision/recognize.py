@@ -12,8 +12,9 @@ import numpy as np
 
 from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indices
 from vision.outline import CardOutline, corner_candidates, find_outlines
+from vision.pips import DEFAULT_PIP_NET, find_pips
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
-from vision.suits import SuitVerifier
+from vision.suits import SuitNetwork, SuitVerifier
 
 UNKNOWN = "unknown"
 # Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
@@ -120,6 +121,8 @@ _TOP_SPAN_L = (4.0, 6.0)
 # agree. In colour frames only. Picked on 'val' and 'train' and the 32 deck designs: at 0.7 +1 card each,
 # none wrong; at 0.6 a JS both of whose corners an unlike deck's spade made JC (0.76, 0.62) was named.
 PAIR_LOW = 0.7
+# A card named by its pips: the suit network's mean probability of their suit.
+PIP_SUIT = 0.9
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -213,11 +216,13 @@ class Recognizer:
 
     def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
                  glyph_px: tuple[float, float] | None = None, card_area: float | None = None,
-                 suit_verifier: SuitVerifier | None = None) -> None:
+                 suit_verifier: SuitVerifier | None = None, pip_network: SuitNetwork | None = None) -> None:
         """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
-        without them any glyph and card size is accepted. `suit_verifier`: default the shipped one."""
+        without them any glyph and card size is accepted. `suit_verifier`, `pip_network`: default the
+        shipped ones."""
         self.model = model or load_model(DEFAULT_MODEL)
         self.suit_verifier = suit_verifier or SuitVerifier()
+        self.pip_network = pip_network or SuitNetwork(DEFAULT_PIP_NET)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
         self.card_area = card_area
@@ -225,9 +230,9 @@ class Recognizer:
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         return self._read(frame)[0]
 
-    def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline]]:
-        """Index readings, and the outline of the isolated card each outline-found candidate lies on
-        (by id of the candidate).
+    def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline], list[CardOutline]]:
+        """Index readings, the outline of the isolated card each outline-found candidate lies on (by id
+        of the candidate), and all isolated cards' outlines.
 
         Isolated cards are read from their two index corners first; the general proposer then searches
         the rest of the table, and every isolated card whose corners gave no reading at all: its index is
@@ -250,7 +255,7 @@ class Recognizer:
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
-        return self._doubt_suits(frame, readings), on_card
+        return self._doubt_suits(frame, readings), on_card, outlines
 
     def _readings(self, frame: np.ndarray, cands: list[IndexCandidate], owners: list[int], colourful: bool,
                   threshold: float) -> list[IndexReading]:
@@ -338,8 +343,52 @@ class Recognizer:
         return readings
 
     def read(self, frame: np.ndarray) -> list[CardReading]:
-        readings, on_card = self._read(frame)
-        return group_corners(readings, on_card)
+        frame = as_bgr(frame)
+        readings, on_card, outlines = self._read(frame)
+        cards = group_corners(readings, on_card)
+        return cards + self._name_by_pips(frame, cards, on_card, outlines)
+
+    def _name_by_pips(self, frame: np.ndarray, cards: list[CardReading], on_card: dict[int, CardOutline],
+                      outlines: list[CardOutline]) -> list[CardReading]:
+        """The faces of isolated cards (pips.py), a reading independent of the indices:
+
+        - a card its indices name whose pips count another rank is unknown (an unseen deck's 3 read 5 on
+          both corners, at 1.0; a number card read as a jack);
+        - a number card its indices named nothing is named by its pips: the count is the rank, the pip
+          network's vote over them the suit, which must agree with the ink's colour, with every guess of
+          the card's corners, and with no card of that name read elsewhere.
+
+        Unknown cards are named in place; the cards of outlines that gave no reading at all are returned."""
+        by_outline = {id(on_card[id(rd.candidate)]): card for card in cards for rd in card.corners
+                      if id(rd.candidate) in on_card}
+        read = {c.card for c in cards}
+        colourful = in_colour(frame)
+        more: list[CardReading] = []
+        for outline in outlines:
+            card = by_outline.get(id(outline))
+            if outline.corners != (0, 2) or outline.paper < FACE_PAPER:
+                continue
+            pips = find_pips(frame, outline)
+            if pips is None:
+                continue
+            if card is not None and card.card != UNKNOWN:
+                if card.card[:-1] != pips.rank:
+                    card.card = UNKNOWN
+                continue
+            suit, confidence = pips.suit(self.pip_network, frame, outline.width)
+            name = pips.rank + suit
+            if confidence < PIP_SUIT or name in read:
+                continue
+            if not colour_consistent(SUITS.index(suit), pips.redness(), colourful):
+                continue
+            if card is None:
+                more.append(CardReading(name, confidence, outline.to_list(), []))
+            elif all(rd.guess in (None, name) for rd in card.corners):
+                card.card, card.confidence = name, confidence
+            else:
+                continue
+            read.add(name)
+        return more
 
 
 def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = None, card_area: float | None = None

@@ -42,10 +42,10 @@ def cut_suit_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray
     return over_paper(raw, paper)
 
 
-class SuitVerifier:
-    """The suit network (input "x", output "suit": logits of S, H, D, C and junk), on one thread."""
+class SuitNetwork:
+    """A network of suit patches (input "x", output "suit": logits of S, H, D, C and junk), on one thread."""
 
-    def __init__(self, path: Path = DEFAULT_SUIT_NET) -> None:
+    def __init__(self, path: Path) -> None:
         self.net = one_thread_session(Path(path))
 
     def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
@@ -54,6 +54,13 @@ class SuitVerifier:
             return np.zeros((0, 5))
         (logits,) = self.net.run(["suit"], {"x": cut_suit_patches(frame, cands)})
         return softmax(logits)
+
+
+class SuitVerifier(SuitNetwork):
+    """The second look at a named reading's suit glyph (see the module's doc)."""
+
+    def __init__(self, path: Path = DEFAULT_SUIT_NET) -> None:
+        super().__init__(path)
 
     def judge(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]
               ) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,114 @@
+"""A lone number card's pips: counted on the shipped faces, naming a card whose indices cannot be read, and
+vetoing an index read as another rank."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.outline import find_outlines
+from vision.pips import CARD_W, _standard_layout, find_pips
+from vision.recognize import UNKNOWN, Recognizer
+from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, render
+
+STYLE = SceneStyle(size=(800, 450), card_width=120)
+# The shipped faces' index corners (top-left; the bottom-right one is its half turn), face pixels.
+INDEX_W, INDEX_H = 36, 105
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def _index_corners(face: np.ndarray, source: np.ndarray | None = None) -> np.ndarray:
+    """`face` with both index corners blanked (paper), or replaced by those of `source`."""
+    out = face.copy()
+    top_left = (slice(0, INDEX_H), slice(0, INDEX_W))
+    for ys, xs in (top_left, (slice(FACE_H - INDEX_H, FACE_H), slice(FACE_W - INDEX_W, FACE_W))):
+        out[ys, xs] = 255 if source is None else source[ys, xs]
+    return out
+
+
+def _pips_by_card(cards: list[PlacedCard], faces: dict[str, np.ndarray] | None = None) -> dict[str, str | None]:
+    frame, quads = render(cards, STYLE, seed=1, faces=faces)
+    outlines, _ = find_outlines(frame)
+    assert len(outlines) == len(cards)
+    out: dict[str, str | None] = {}
+    for outline in outlines:
+        centre = tuple(map(float, outline.quad.mean(axis=0)))
+        (card,) = [c.card for c, q in zip(cards, quads) if cv2.pointPolygonTest(q, centre, False) >= 0]
+        pips = find_pips(frame, outline)
+        out[card] = None if pips is None else pips.rank
+    return out
+
+
+@pytest.mark.parametrize("names", [["2C", "3S", "4H", "5D", "6C", "7S"], ["8H", "9D", "10C", "AS", "JH", "KD"]])
+def test_pips_are_counted_on_number_cards_and_not_on_courts_or_aces(names: list[str]) -> None:
+    cards = [PlacedCard(name, 130 + 270 * (i % 3), 120 + 210 * (i // 3), 25 * i - 60) for i, name in enumerate(names)]
+    want = {name: (name[:-1] if name[:-1].isdigit() else None) for name in names}
+    assert _pips_by_card(cards) == want
+
+
+def test_a_card_whose_indices_cannot_be_read_is_named_by_its_pips(recognizer: Recognizer) -> None:
+    faces = dict(_faces())
+    for name in ("7H", "3S", "10C"):
+        faces[name] = _index_corners(faces[name])
+    frame, _ = render([PlacedCard("7H", 150, 220, 15), PlacedCard("3S", 400, 220, -100),
+                       PlacedCard("10C", 650, 220, 200)], STYLE, seed=2, faces=faces)
+    assert not [rd for rd in recognizer.read_indices(frame) if rd.card != UNKNOWN]  # no index to read
+    assert sorted(c.card for c in recognizer.read(frame)) == ["10C", "3S", "7H"]
+
+
+def test_pips_name_no_card_that_is_read_elsewhere(recognizer: Recognizer) -> None:
+    """A blank-cornered 7H beside a readable 7H: one of them is no 7H (a misread or a second deck), so the
+    pips name nothing and only the index-read card is reported."""
+    faces = dict(_faces())
+    faces["7D"] = _index_corners(faces["7H"])  # drawn as a 7H, named 7D only so that both can be laid out
+    frame, _ = render([PlacedCard("7H", 200, 220, 10), PlacedCard("7D", 600, 220, -10)], STYLE, seed=3, faces=faces)
+    assert [c.card for c in recognizer.read(frame) if c.card != UNKNOWN] == ["7H"]
+
+
+def test_pips_of_no_suit_or_of_the_wrong_colour_name_nothing(recognizer: Recognizer) -> None:
+    """Five black squares in a five's layout, and a three of spades printed in red, indices blank: the suit
+    network cannot name the squares' suit, and red ink contradicts a spade."""
+    faces = dict(_faces())
+    squares = np.full_like(faces["5D"], 255)
+    for x, y in ((70, 80), (186, 80), (128, 192), (70, 304), (186, 304)):
+        cv2.rectangle(squares, (x - 22, y - 22), (x + 22, y + 22), (0, 0, 0), -1)
+    faces["5D"] = squares
+    red = _index_corners(faces["3S"])
+    red[red.max(axis=2) < 128] = (40, 40, 220)
+    faces["3S"] = red
+    frame, _ = render([PlacedCard("5D", 250, 220, 10), PlacedCard("3S", 550, 220, -20)], STYLE, seed=5, faces=faces)
+    outlines, _ = find_outlines(frame)
+    assert sorted(p.rank for o in outlines if (p := find_pips(frame, o))) == ["3", "5"]
+    assert [c.card for c in recognizer.read(frame) if c.card != UNKNOWN] == []
+
+
+def test_an_index_read_as_another_rank_is_vetoed_by_the_pips(recognizer: Recognizer) -> None:
+    """A 3S printed with a 5S's indices (as an unseen typeface's 3 can read 5 on both corners, at 1.0)."""
+    faces = dict(_faces())
+    faces["3S"] = _index_corners(faces["3S"], source=faces["5S"])
+    frame, _ = render([PlacedCard("3S", 400, 220, 30)], STYLE, seed=4, faces=faces)
+    assert {rd.card for rd in recognizer.read_indices(frame)} == {"5S"}
+    assert [c.card for c in recognizer.read(frame)] == [UNKNOWN]
+
+
+def test_pips_lie_in_a_layout_symmetric_across_the_card_and_under_a_half_turn() -> None:
+    def layout(*xy: tuple[float, float]) -> np.ndarray:  # given on a card 96 units wide, 144 high
+        return np.array(xy, float) * CARD_W / 96
+
+    h = CARD_W * 3 // 2
+
+    def standard(pips: np.ndarray) -> bool:
+        return _standard_layout(pips, h)
+
+    five = [(30, 30), (66, 30), (48, 72), (30, 114), (66, 114)]
+    assert standard(layout(*five))
+    assert not standard(layout(*five[:4], (78, 114)))  # a pip off its column
+    assert not standard(layout(*five[:3], (30, 94), (66, 94)))  # no half turn
+    assert standard(layout(*five[:2], (48, 80), *five[3:]))  # the middle pip set low
+    seven = [(30, 30), (66, 30), (48, 51), (30, 72), (66, 72), (30, 114), (66, 114)]
+    assert standard(layout(*seven))
+    assert not standard(layout(*seven, (30, 93)))  # an odd pip beside the axis

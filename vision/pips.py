@@ -1,0 +1,156 @@
+"""A lone number card read from its face: its pips counted, their suit seen by the suit network.
+
+An index in a typeface the CNN has never seen can leave a card unread although its face is plain to
+see: a seven of hearts shows seven hearts in the standard layout, whatever the deck. For an isolated
+card (outline.py) the pips are a second reading, independent of the index: the card is warped upright,
+the ink blobs of its central field that are alike in size and lie in a symmetric layout are its pips,
+and the suit verifier (suits.py) reads each of them as it reads an index's suit glyph.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import Blob, IndexCandidate, ink_colour, ink_image
+from vision.model import SUITS
+from vision.outline import CardOutline
+from vision.suits import SuitNetwork
+
+DEFAULT_PIP_NET = Path(__file__).with_name("models") / "pip.onnx"
+# The card is warped upright to this width (px); its height follows its outline's aspect.
+CARD_W = 64
+# Ink: darker than this share of the card's paper level.
+_INK = 0.65
+# The indices' columns (share of the card's width from either side) are no pips' place.
+_INDEX_COLUMN = 0.15
+_RUN_INTO_INDEX = "run into an index"
+# An ink component this thin (share of the card's width) is a line: a drawn border or rule.
+_LINE = 0.05
+# Pip centres lie between the two index columns (share of the card's width from either side).
+_FIELD_X = 0.18
+# A pip's larger side, as a share of the card's width (an ace's or a court's art is larger).
+_PIP_SIZE = (0.08, 0.34)
+# All pips of a card are alike in area: within this factor of their median.
+_PIP_AREA_SPREAD = 1.8
+# Two pips are mirror images of each other when within this share of the card's width.
+_MIRROR_TOL = 0.07
+# The suit network's 1 L patch holds an index's suit glyph; a pip of this many L fills it alike.
+PIP_L = 0.45
+
+
+@dataclass(frozen=True)
+class Pips:
+    """The pips of a number card, found on the card warped upright (`card`, BGR): their centres there,
+    their ink's components and the map back to the frame."""
+    card: np.ndarray
+    labels: np.ndarray  # connected components of the card's ink
+    pip_labels: np.ndarray
+    centres: np.ndarray
+    size: float  # a pip's side, px on `card`
+    ink_cut: float  # darker than this on `card` is ink
+    to_image: np.ndarray
+
+    @property
+    def rank(self) -> str:
+        return str(len(self.centres))
+
+    def cuts(self, card_width: float) -> list[tuple[IndexCandidate, IndexCandidate]]:
+        """Each pip as an index candidate whose suit glyph it is, on a card `card_width` px wide: cut
+        pointing to the card's top, and to its foot (a standard deck prints its lower half's pips on their
+        heads, some decks do not, and a middle pip may stand either way)."""
+        length = self.size / PIP_L * card_width / CARD_W
+        return [(_pip_as_suit(self.to_image, x, y, -1.0, length), _pip_as_suit(self.to_image, x, y, 1.0, length))
+                for x, y in self.centres]
+
+    def suit(self, network: SuitNetwork, frame: np.ndarray, card_width: float) -> tuple[str, float]:
+        """The pips' suit by the pip network and its mean probability over them, each pip read the way up
+        it reads likelier (the network takes a suit on its head for junk, not for another suit)."""
+        cuts = [c for pair in self.cuts(card_width) for c in pair]
+        per_pip = network.probabilities(frame, cuts)[:, :len(SUITS)].reshape(-1, 2, len(SUITS)).max(axis=1)
+        mean = per_pip.mean(axis=0)
+        best = int(mean.argmax())
+        return SUITS[best], float(mean[best])
+
+    def redness(self) -> float:
+        """The pips' ink colour against the card's paper (not the indices' ink): glyphs.ink_colour."""
+        inked = np.isin(self.labels, self.pip_labels)
+        counted = inked | (ink_image(self.card) >= self.ink_cut)
+        return float(ink_colour(self.card[counted][None].astype(np.float32), inked[counted][None])[0])
+
+
+def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
+    """The pips of an isolated number card (2..10), or None if its face shows no such layout. Looked for
+    among the card's ink blobs, then again with the indices' columns cleared: a big pip run into an index
+    (guyenne's, paris's) is one blob with it, too big for a pip."""
+    h = max(1, round(CARD_W * outline.height / outline.width))
+    upright = np.array([[0, 0], [CARD_W, 0], [CARD_W, h], [0, h]], np.float32)
+    to_card = cv2.getPerspectiveTransform(outline.quad.astype(np.float32), upright)
+    card = cv2.warpPerspective(frame, to_card, (CARD_W, h), flags=cv2.INTER_LINEAR)
+    ink = ink_image(card)
+    sample = ink[::3, ::3].ravel()  # every ninth pixel is enough for the paper's level
+    ink_cut = _INK * float(np.partition(sample, len(sample) * 9 // 10)[len(sample) * 9 // 10])
+    mask = (ink < ink_cut).astype(np.uint8)
+    side = round(_INDEX_COLUMN * CARD_W)
+    found = _pip_blobs(mask, side)
+    if found == _RUN_INTO_INDEX:
+        mask[:, :side] = mask[:, CARD_W - side:] = 0
+        found = _pip_blobs(mask, side)
+    if not isinstance(found, tuple):
+        return None
+    labels, pips, centres, size = found
+    return Pips(card, labels, pips, centres, size, ink_cut, np.linalg.inv(to_card))
+
+
+def _pip_blobs(mask: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | str | None:
+    """The ink blobs of an upright card's `mask` that are its pips: the components' labels, the pips'
+    labels, their centres and a pip's side (px); _RUN_INTO_INDEX if a blob too big for a pip reaches into
+    an index's column (`side` px), None if they are no number card's pips."""
+    h = mask.shape[0]
+    _, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+    x, y, bw, bh, area = stats[1:].T
+    cx = centres[1:, 0]
+    size = np.maximum(bw, bh) / CARD_W
+    inside = (x > 1) & (y > 1) & (x + bw < CARD_W - 1) & (y + bh < h - 1)  # not the card's edge
+    line = np.minimum(bw, bh) <= _LINE * CARD_W  # a drawn border or rule
+    field = inside & ~line & (cx >= _FIELD_X * CARD_W) & (cx <= (1 - _FIELD_X) * CARD_W)  # not an index
+    big = field & (size > _PIP_SIZE[1])
+    if np.any(big):  # court art, an ace's big pip, or a pip run into an index
+        return _RUN_INTO_INDEX if np.any(big & ((x < side) | (x + bw > CARD_W - side))) else None
+    pips = np.flatnonzero(field & (size >= _PIP_SIZE[0]))
+    if not 2 <= len(pips) <= 10:
+        return None
+    median = float(np.median(area[pips]))
+    if area[pips].max() > _PIP_AREA_SPREAD * median or area[pips].min() < median / _PIP_AREA_SPREAD:
+        return None
+    xy = centres[pips + 1]
+    if not _standard_layout(xy, h):
+        return None
+    return labels, pips + 1, xy, float(np.sqrt(median))
+
+
+def _standard_layout(xy: np.ndarray, h: int) -> bool:
+    """Pips mirror each other across the card's long axis, and those off it under a half turn too (the
+    pips on the axis are free: a seven's lies above the middle, and some decks set a three's or five's
+    middle one a little low)."""
+    tol = _MIRROR_TOL * CARD_W
+
+    def partnered(mirrored: np.ndarray, of: np.ndarray) -> bool:
+        d = np.linalg.norm(mirrored[:, None, :] - of[None, :, :], axis=2)
+        return bool((d.min(axis=1, initial=np.inf) <= tol).all())
+
+    across = xy * [-1, 1] + [CARD_W, 0]
+    beside = xy[np.abs(xy[:, 0] - CARD_W / 2) > tol]
+    return partnered(across, xy) and partnered([CARD_W, h] - beside, beside)
+
+
+def _pip_as_suit(to_image: np.ndarray, x: float, y: float, up: float, length: float) -> IndexCandidate:
+    """An index candidate whose suit glyph is the pip at (x, y) on the upright card, the rank `length` px
+    away towards `up` (-1: the card's top, 1: its foot)."""
+    (sx, sy), (ax, ay) = cv2.perspectiveTransform(np.array([[[x, y], [x, y + up]]], np.float32), to_image)[0]
+    ux, uy = ax - sx, ay - sy
+    norm = float(np.hypot(ux, uy)) or 1.0
+    rx, ry = sx + ux / norm * length, sy + uy / norm * length
+    return IndexCandidate(Blob(rx, ry, int(rx), int(ry), 1, 1, 1), Blob(sx, sy, int(sx), int(sy), 1, 1, 1))
