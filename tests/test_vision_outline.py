@@ -61,7 +61,7 @@ def test_a_near_square_card_is_read_from_any_corner(recognizer: Recognizer, angl
     near_square = cv2.resize(frame, None, fx=1.0, fy=squash, interpolation=cv2.INTER_AREA)
     (outline,), _ = find_outlines(near_square)
     assert outline.corners == (0, 1, 2, 3) and 1.05 < outline.height / outline.width < 1.25
-    readings, on_card, _ = recognizer._read(near_square)
+    readings, on_card, *_ = recognizer._read(near_square)
     named = [rd for rd in readings if rd.card != UNKNOWN]
     assert [rd.card for rd in named] == ["7C", "7C"] and all(on_card[id(rd.candidate)] is not None for rd in named)
     square = cv2.resize(frame, None, fx=1.0, fy=1 / 1.5 if angle == 0 else 1.5, interpolation=cv2.INTER_AREA)

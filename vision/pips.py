@@ -51,7 +51,7 @@ class Pips:
     centres: np.ndarray
     size: float  # a pip's side, px on `card`
     ink_cut: float  # darker than this on `card` is ink
-    to_image: np.ndarray
+    to_card: np.ndarray  # the perspective map from the frame to `card`
 
     @property
     def rank(self) -> str:
@@ -62,7 +62,8 @@ class Pips:
         pointing to the card's top, and to its foot (a standard deck prints its lower half's pips on their
         heads, some decks do not, and a middle pip may stand either way)."""
         length = self.size / PIP_L * card_width / CARD_W
-        return [(_pip_as_suit(self.to_image, x, y, -1.0, length), _pip_as_suit(self.to_image, x, y, 1.0, length))
+        to_image = np.linalg.inv(self.to_card)
+        return [(_pip_as_suit(to_image, x, y, -1.0, length), _pip_as_suit(to_image, x, y, 1.0, length))
                 for x, y in self.centres]
 
     def suit(self, network: SuitNetwork, frame: np.ndarray, card_width: float) -> tuple[str, float]:
@@ -101,7 +102,7 @@ def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
     if not isinstance(found, tuple):
         return None
     labels, pips, centres, size = found
-    return Pips(card, labels, pips, centres, size, ink_cut, np.linalg.inv(to_card))
+    return Pips(card, labels, pips, centres, size, ink_cut, to_card)
 
 
 def _pip_blobs(mask: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | str | None:
@@ -122,8 +123,9 @@ def _pip_blobs(mask: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.
     pips = np.flatnonzero(field & (size >= _PIP_SIZE[0]))
     if not 2 <= len(pips) <= 10:
         return None
-    median = float(np.median(area[pips]))
-    if area[pips].max() > _PIP_AREA_SPREAD * median or area[pips].min() < median / _PIP_AREA_SPREAD:
+    areas = sorted(area[pips].tolist())
+    median = float(areas[len(areas) // 2])
+    if areas[-1] > _PIP_AREA_SPREAD * median or areas[0] < median / _PIP_AREA_SPREAD:
         return None
     xy = centres[pips + 1]
     if not _standard_layout(xy, h):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -36,6 +37,13 @@ class IndexReading:
     # an UNKNOWN reading's best guess, if the card's other corner may confirm it; a doubted reading's rank
     # with the suit the verifier sees (which may support the card its other corner names)
     guess: str | None = None
+
+
+class _FrameReadings(NamedTuple):
+    readings: list[IndexReading]
+    on_card: dict[int, CardOutline]  # by id of a reading's candidate: the isolated card it lies on
+    outlines: list[CardOutline]  # every isolated card
+    colourful: bool
 
 
 @dataclass
@@ -228,11 +236,11 @@ class Recognizer:
         self.card_area = card_area
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
-        return self._read(frame)[0]
+        return self._read(frame).readings
 
-    def _read(self, frame: np.ndarray) -> tuple[list[IndexReading], dict[int, CardOutline], list[CardOutline]]:
+    def _read(self, frame: np.ndarray) -> _FrameReadings:
         """Index readings, the outline of the isolated card each outline-found candidate lies on (by id
-        of the candidate), and all isolated cards' outlines.
+        of the candidate), all isolated cards' outlines, and whether the frame is in colour.
 
         Isolated cards are read from their two index corners first; the general proposer then searches
         the rest of the table, and every isolated card whose corners gave no reading at all: its index is
@@ -255,7 +263,7 @@ class Recognizer:
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
-        return self._doubt_suits(frame, readings), on_card, outlines
+        return _FrameReadings(self._doubt_suits(frame, readings), on_card, outlines, colourful)
 
     def _readings(self, frame: np.ndarray, cands: list[IndexCandidate], owners: list[int], colourful: bool,
                   threshold: float) -> list[IndexReading]:
@@ -344,12 +352,12 @@ class Recognizer:
 
     def read(self, frame: np.ndarray) -> list[CardReading]:
         frame = as_bgr(frame)
-        readings, on_card, outlines = self._read(frame)
-        cards = group_corners(readings, on_card)
-        return cards + self._name_by_pips(frame, cards, on_card, outlines)
+        found = self._read(frame)
+        cards = group_corners(found.readings, found.on_card)
+        return cards + self._name_by_pips(frame, cards, found)
 
-    def _name_by_pips(self, frame: np.ndarray, cards: list[CardReading], on_card: dict[int, CardOutline],
-                      outlines: list[CardOutline]) -> list[CardReading]:
+    def _name_by_pips(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings
+                      ) -> list[CardReading]:
         """The faces of isolated cards (pips.py), a reading independent of the indices:
 
         - a card its indices name whose pips count another rank is unknown (an unseen deck's 3 read 5 on
@@ -359,12 +367,12 @@ class Recognizer:
           the card's corners, and with no card of that name read elsewhere.
 
         Unknown cards are named in place; the cards of outlines that gave no reading at all are returned."""
+        on_card = found.on_card
         by_outline = {id(on_card[id(rd.candidate)]): card for card in cards for rd in card.corners
                       if id(rd.candidate) in on_card}
         read = {c.card for c in cards}
-        colourful = in_colour(frame)
         more: list[CardReading] = []
-        for outline in outlines:
+        for outline in found.outlines:
             card = by_outline.get(id(outline))
             if outline.corners != (0, 2) or outline.paper < FACE_PAPER:
                 continue
@@ -379,7 +387,7 @@ class Recognizer:
             name = pips.rank + suit
             if confidence < PIP_SUIT or name in read:
                 continue
-            if not colour_consistent(SUITS.index(suit), pips.redness(), colourful):
+            if not colour_consistent(SUITS.index(suit), pips.redness(), found.colourful):
                 continue
             if card is None:
                 more.append(CardReading(name, confidence, outline.to_list(), []))
