@@ -4,12 +4,14 @@ An index in a typeface the CNN has never seen can leave a card unread although i
 see: a seven of hearts shows seven hearts in the standard layout, whatever the deck. For an isolated
 card (outline.py) the pips are a second reading, independent of the index: the card is warped upright,
 the ink blobs of its central field that are alike in size and lie in a symmetric layout are its pips,
-and the suit verifier (suits.py) reads each of them as it reads an index's suit glyph.
+their count is its rank, and a network of suit patches (suits.SuitNetwork, models/pip.onnx, built by
+training/pips.py) reads each of them as the suit verifier reads an index's suit glyph.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -26,7 +28,6 @@ CARD_W = 64
 _INK = 0.65
 # The indices' columns (share of the card's width from either side) are no pips' place.
 _INDEX_COLUMN = 0.15
-_RUN_INTO_INDEX = "run into an index"
 # An ink component this thin (share of the card's width) is a line: a drawn border or rule.
 _LINE = 0.05
 # Pip centres lie between the two index columns (share of the card's width from either side).
@@ -95,20 +96,23 @@ def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
     ink_cut = _INK * float(np.partition(sample, len(sample) * 9 // 10)[len(sample) * 9 // 10])
     mask = (ink < ink_cut).astype(np.uint8)
     side = round(_INDEX_COLUMN * CARD_W)
-    found = _pip_blobs(mask, side)
-    if found == _RUN_INTO_INDEX:
+    blobs, run_into_index = _pip_blobs(mask, side)
+    if run_into_index:
         mask[:, :side] = mask[:, CARD_W - side:] = 0
-        found = _pip_blobs(mask, side)
-    if not isinstance(found, tuple):
-        return None
-    labels, pips, centres, size = found
-    return Pips(card, labels, pips, centres, size, ink_cut, to_card)
+        blobs, _ = _pip_blobs(mask, side)
+    return None if blobs is None else Pips(card, *blobs, ink_cut, to_card)
 
 
-def _pip_blobs(mask: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | str | None:
-    """The ink blobs of an upright card's `mask` that are its pips: the components' labels, the pips'
-    labels, their centres and a pip's side (px); _RUN_INTO_INDEX if a blob too big for a pip reaches into
-    an index's column (`side` px), None if they are no number card's pips."""
+class _PipBlobs(NamedTuple):
+    labels: np.ndarray  # the components of the card's ink
+    pip_labels: np.ndarray
+    centres: np.ndarray
+    size: float  # a pip's side, px
+
+
+def _pip_blobs(mask: np.ndarray, side: int) -> tuple[_PipBlobs | None, bool]:
+    """The ink blobs of an upright card's `mask` that are its pips (None if they are no number card's
+    pips), and whether a blob too big for a pip reaches into an index's column (`side` px)."""
     h = mask.shape[0]
     _, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
     x, y, bw, bh, area = stats[1:].T
@@ -119,18 +123,18 @@ def _pip_blobs(mask: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray, np.
     field = inside & ~line & (cx >= _FIELD_X * CARD_W) & (cx <= (1 - _FIELD_X) * CARD_W)  # not an index
     big = field & (size > _PIP_SIZE[1])
     if np.any(big):  # court art, an ace's big pip, or a pip run into an index
-        return _RUN_INTO_INDEX if np.any(big & ((x < side) | (x + bw > CARD_W - side))) else None
+        return None, bool(np.any(big & ((x < side) | (x + bw > CARD_W - side))))
     pips = np.flatnonzero(field & (size >= _PIP_SIZE[0]))
     if not 2 <= len(pips) <= 10:
-        return None
+        return None, False
     areas = sorted(area[pips].tolist())
     median = float(areas[len(areas) // 2])
     if areas[-1] > _PIP_AREA_SPREAD * median or areas[0] < median / _PIP_AREA_SPREAD:
-        return None
+        return None, False
     xy = centres[pips + 1]
     if not _standard_layout(xy, h):
-        return None
-    return labels, pips + 1, xy, float(np.sqrt(median))
+        return None, False
+    return _PipBlobs(labels, pips + 1, xy, float(np.sqrt(median))), False
 
 
 def _standard_layout(xy: np.ndarray, h: int) -> bool:
