@@ -44,6 +44,11 @@ CENTRE_Y_L = (0.6, 3.3)
 LENGTH_L = (0.55, 2.2)
 RANK_MIN_DOWN_L = 0.4
 MAX_TURN_COS = float(np.cos(np.radians(25)))  # index 'up' vs the card's up
+# The geometry-only index grid (CardOutline.index_grid): index lengths from standard to jumbo (L), and
+# its rank's centre across and down from the corner (in index lengths): 45 cuts per corner.
+GRID_LENGTH_L = (0.8, 1.0, 1.2, 1.5, 1.8)
+GRID_ACROSS = (0.35, 0.5, 0.7)
+GRID_DOWN = (0.7, 0.95, 1.2)
 # Index windows are resampled to this L (px): one scale for every card, so one ink threshold and one
 # blob search run over all windows of a frame at once, laid side by side with white gutters.
 TILE_L = 24
@@ -85,6 +90,24 @@ class CardOutline:
             down *= 1 / 9.6 / TILE_L
             frames.append(np.array([[right[0], down[0], q[c][0]], [right[1], down[1], q[c][1]]], np.float32))
         return frames
+
+    def index_grid(self) -> list[list[IndexCandidate]]:
+        """Per index corner, index candidates laid on the card by its geometry alone (no ink blobs): an
+        index of length l (in L) with its rank's centre at (a l, b l) from the corner, for each l of
+        GRID_LENGTH_L, a of GRID_ACROSS and b of GRID_DOWN. For a card whose index glyphs run into its
+        art or border, so that no blob is a glyph."""
+        grids = []
+        for frame in self.index_frames():
+            cands = []
+            for length in GRID_LENGTH_L:
+                for a in GRID_ACROSS:
+                    for b in GRID_DOWN:
+                        x, y = a * length * TILE_L, b * length * TILE_L
+                        (rx, ry), (sx, sy) = (frame @ np.array([[x, x], [y, y + length * TILE_L], [1.0, 1.0]])).T
+                        cands.append(IndexCandidate(Blob(rx, ry, int(rx), int(ry), 1, 1, 1),
+                                                    Blob(sx, sy, int(sx), int(sy), 1, 1, 1)))
+            grids.append(cands)
+        return grids
 
     def to_list(self) -> list[list[float]]:
         return [[float(x), float(y)] for x, y in self.quad]
