@@ -39,6 +39,19 @@ def test_isolated_cards_found_touching_ones_left_to_the_general_proposer() -> No
     assert len(xs) and 300 / 4 < xs.mean() < 520 / 4
 
 
+def test_a_court_whose_art_reaches_its_edges_is_an_isolated_card() -> None:
+    """Court art is ink to the paper mask, so a court's paper is a ring round it; where the art reaches the
+    card's edges (paris, gm-paris) the ring is broken, and the region's contour ran round the art inside,
+    filling a fraction of the card. The ring's gaps are bridged."""
+    faces = dict(_faces())
+    court = faces["KH"].copy()
+    court[180:200, 40:] = (60, 40, 150)  # art from the middle out to the card's right edge
+    faces["KH"] = court
+    frame, quads = render([PlacedCard("KH", 400, 225, 30)], STYLE, seed=5, faces=faces)
+    (outline,), _ = find_outlines(frame)
+    assert _corner_error(outline.quad, quads[0]) < 4
+
+
 def test_index_corners_are_the_cards_top_left_and_bottom_right() -> None:
     """quad[0] and quad[2] are where the indices are, whichever way the card is turned."""
     for angle in (0, 35, 90, 160, 200, 290):

@@ -32,6 +32,8 @@ SQUARE_MAX_AREA = 1.1
 # and pips printed close to its edge bite into the 1/4-size paper region (a four-index 5H fills 0.81; at
 # 0.88, 3 cards of the 32 designs went to the general proposer instead, one of them read twice).
 MIN_FILL = 0.8
+# Gaps in a card's paper ring this wide (1/4-size px) are bridged (_bridged).
+_BRIDGE = 5
 # Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
 MIN_WIDTH_PX = 40
 # Index geometry in units of L = card width / 6.4 (standard faces, see recognize.py, index length 1 L),
@@ -137,10 +139,27 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
     for cnt in contours:
         if min_area <= cv2.contourArea(cnt) <= max_area:
             outline = _card_outline(cnt, paper.shape, card_area)
+            if outline is None:  # a court whose art reaches its edge: a paper ring broken there
+                cnt = _bridged(cnt, paper.shape)
+                outline = _card_outline(cnt, paper.shape, card_area)
             if outline is not None:
                 outlines.append(replace(outline, paper=_paper_share(paper, cnt)))
                 cv2.drawContours(paper, [cnt], -1, 0, -1)
     return outlines, paper
+
+
+def _bridged(cnt: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The outer contour of a 1/4-size region with its narrow gaps closed (_BRIDGE px). A court card's art
+    is ink, so its paper is a ring around it, and where the art reaches the card's edge (paris, gm-paris,
+    standard) the ring is broken: the region's own contour then runs round the art's edge inside, and
+    fills a fraction of its quad."""
+    x, y, w, h = cv2.boundingRect(cnt)
+    pad = _BRIDGE
+    region = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(region, [cnt], -1, 255, -1, offset=(pad - x, pad - y))
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_BRIDGE,) * 2))
+    outer, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(outer, key=cv2.contourArea) + np.array([x - pad, y - pad], np.int32)
 
 
 def _paper_share(paper: np.ndarray, cnt: np.ndarray) -> float:
