@@ -157,8 +157,8 @@ def _bridged(cnt: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     pad = _BRIDGE
     region = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
     cv2.drawContours(region, [cnt], -1, 255, -1, offset=(pad - x, pad - y))
-    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_BRIDGE,) * 2))
-    outer, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_BRIDGE,) * 2))
+    outer, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return max(outer, key=cv2.contourArea) + np.array([x - pad, y - pad], np.int32)
 
 
