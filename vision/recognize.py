@@ -129,6 +129,8 @@ _TOP_SPAN_L = (4.0, 6.0)
 # agree. In colour frames only. Picked on 'val' and 'train' and the 32 deck designs: at 0.7 +1 card each,
 # none wrong; at 0.6 a JS both of whose corners an unlike deck's spade made JC (0.76, 0.62) was named.
 PAIR_LOW = 0.7
+# The index grid's cuts naming a card that are re-checked, per corner (the best of them counts).
+GRID_RECHECKED = 3
 # A card named by its pips: the suit network's mean probability of their suit.
 PIP_SUIT = 0.9
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
@@ -407,41 +409,46 @@ class Recognizer:
             return None
         return pips.rank + suit, confidence
 
-    def _surest_cut(self, frame: np.ndarray, cands: list[IndexCandidate]) -> tuple[IndexCandidate, int, int, float]:
-        """The candidate naming a card with the highest colour-consistent confidence: it, its rank, suit and
-        confidence (0 if none names a card)."""
+    def _grid_readings(self, frame: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each candidate's rank, suit and colour-consistent confidence (0 where it names no card)."""
         pr, ps, redness = self.model.score(frame, cands, self.threshold)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s] * ((r != JUNK_RANK) & (s != JUNK_SUIT))
         conf *= [colour_consistent(int(si), float(red)) for si, red in zip(s, redness)]
-        i = int(conf.argmax())
-        return cands[i], int(r[i]), int(s[i]), float(conf[i])
+        return r, s, conf
 
     def _read_grid(self, frame: np.ndarray, outline: CardOutline, pip_rank: str | None) -> tuple[str, float] | None:
         """A card whose index glyphs run into its art or border (no blob is a glyph), by the outline's index
         grid (colour frames only): each corner's surest colour-consistent cut must name the card at the
-        threshold, both corners the same card, re-checked (jittered) at PAIR_LOW at least (two corners agree,
-        and a grid cut is rarely centred on its glyphs as the re-check's cuts are), neither doubted by the
-        suit verifier, and the face must agree: a number card's pips counting its rank, no pips on a court
-        or an ace. (With neither the face check nor the re-check, on the 32 designs' cards the blobs read,
-        2,148 grid readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on both
-        corners, a QD as 6D; the re-check alone left 7; with the face check, none.)"""
+        threshold, both corners the same card; of each corner's cuts naming it at the threshold, the
+        GRID_RECHECKED surest are re-checked (jittered), the best at PAIR_LOW at least (two corners agree,
+        and a grid cut is rarely centred on its glyphs as the re-check's cuts are); the suit verifier
+        doubting neither, and the face must agree: a number card's pips counting its rank, no pips on a
+        court or an ace. (With neither the face check nor the re-check, on the 32 designs' cards the blobs
+        read, 2,148 grid readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on
+        both corners, a QD as 6D; the re-check alone left 7; with the face check, none.)"""
+        corners = [(cands, *self._grid_readings(frame, cands)) for cands in outline.index_grid()]
+        names = {(int(r[i]), int(s[i])) for _, r, s, conf in corners for i in [int(conf.argmax())]
+                 if conf[i] >= self.threshold}
+        if len(names) != 1 or not all(conf.max() >= self.threshold for *_, conf in corners):
+            return None
+        ((rank_i, suit_i),) = names
+        rank = RANKS[rank_i]
+        if pip_rank != (rank if rank.isdigit() else None):
+            return None
+        name = rank + SUITS[suit_i]
         best = []
-        for cands in outline.index_grid():
-            surest = self._surest_cut(frame, cands)
-            if surest[3] < self.threshold:
-                return None
-            best.append(surest)
-        (a, ra, sa, ca), (b, rb, sb, cb) = best
-        rank = RANKS[ra]
-        if (ra, sa) != (rb, sb) or pip_rank != (rank if rank.isdigit() else None):
+        for cands, r, s, conf in corners:
+            naming = np.flatnonzero((r == rank_i) & (s == suit_i) & (conf >= self.threshold))
+            surest = naming[np.argsort(-conf[naming])][:GRID_RECHECKED]
+            cuts = [cands[i] for i in surest]
+            rechecked = self._jittered_confidence(frame, cuts, r[surest], s[surest], self.threshold)
+            k = int(rechecked.argmax())
+            best.append((cuts[k], min(float(conf[surest[k]]), float(rechecked[k]))))
+        doubted, _ = self.suit_verifier.judge(frame, [cut for cut, _ in best], [name, name])
+        if min(c for _, c in best) < PAIR_LOW or doubted.any():
             return None
-        name = rank + SUITS[sa]
-        rechecked = self._jittered_confidence(frame, [a, b], np.array([ra, rb]), np.array([sa, sb]), self.threshold)
-        doubted, _ = self.suit_verifier.judge(frame, [a, b], [name, name])
-        if rechecked.min() < PAIR_LOW or doubted.any():
-            return None
-        return name, _either(min(ca, rechecked[0]), min(cb, rechecked[1]))
+        return name, _either(*(c for _, c in best))
 
 
 def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = None, card_area: float | None = None
