@@ -409,7 +409,8 @@ class Recognizer:
             return None
         return pips.rank + suit, confidence
 
-    def _grid_readings(self, frame: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _grid_readings(self, frame: np.ndarray, cands: list[IndexCandidate]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each candidate's rank, suit and colour-consistent confidence (0 where it names no card)."""
         pr, ps, redness = self.model.score(frame, cands, self.threshold)
         r, s = pr.argmax(1), ps.argmax(1)
