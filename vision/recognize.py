@@ -272,10 +272,7 @@ class Recognizer:
         """Classify, check colour, re-check the doubtful, one reading per index (`owners`: each
         candidate's outline number, -1 for the general proposer's)."""
         pair_low = min(PAIR_LOW, threshold) if colourful else threshold
-        pr, ps, redness = self.model.score(frame, cands, pair_low)
-        r, s = pr.argmax(1), ps.argmax(1)
-        conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
-        conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
+        pr, ps, r, s, conf = self._classify(frame, cands, pair_low, colourful)
         named = (conf >= threshold) & (r != JUNK_RANK) & (s != JUNK_SUIT)
         # guesses at pair_low and above are re-checked too (one may name its card with the other corner's),
         # and so is every reading of a glyph close to the paper's edge (glyphs.py, _EDGE_RING), however sure
@@ -287,6 +284,16 @@ class Recognizer:
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
                                                                       pair_low))
         return self._select(cands, pr, ps, r, s, conf, threshold, pair_low)
+
+    def _classify(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float, colourful: bool
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Rank and suit probabilities, the likeliest rank and suit, and their joint confidence, 0 where the
+        ink's colour contradicts the suit (`floor`: the lowest confidence that matters, see CnnModel.score)."""
+        pr, ps, redness = self.model.score(frame, cands, floor)
+        r, s = pr.argmax(1), ps.argmax(1)
+        conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
+        conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
+        return pr, ps, r, s, conf
 
     def _doubt_suits(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """The readings, those named with a suit the suit verifier doubts made unknown and `doubted`. They
@@ -409,15 +416,6 @@ class Recognizer:
             return None
         return pips.rank + suit, confidence
 
-    def _grid_readings(self, frame: np.ndarray, cands: list[IndexCandidate]
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each candidate's rank, suit and colour-consistent confidence (0 where it names no card)."""
-        pr, ps, redness = self.model.score(frame, cands, self.threshold)
-        r, s = pr.argmax(1), ps.argmax(1)
-        conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s] * ((r != JUNK_RANK) & (s != JUNK_SUIT))
-        conf *= [colour_consistent(int(si), float(red)) for si, red in zip(s, redness)]
-        return r, s, conf
-
     def _read_grid(self, frame: np.ndarray, outline: CardOutline, pip_rank: str | None) -> tuple[str, float] | None:
         """A card whose index glyphs run into its art or border (no blob is a glyph), by the outline's index
         grid (colour frames only): each corner's surest colour-consistent cut must name the card at the
@@ -428,12 +426,15 @@ class Recognizer:
         court or an ace. (With neither the face check nor the re-check, on the 32 designs' cards the blobs
         read, 2,148 grid readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on
         both corners, a QD as 6D; the re-check alone left 7; with the face check, none.)"""
-        corners = [(cands, *self._grid_readings(frame, cands)) for cands in outline.index_grid()]
-        names = {(int(r[i]), int(s[i])) for _, r, s, conf in corners for i in [int(conf.argmax())]
-                 if conf[i] >= self.threshold}
-        if len(names) != 1 or not all(conf.max() >= self.threshold for *_, conf in corners):
+        corners = []
+        for cands in outline.index_grid():
+            _, _, r, s, conf = self._classify(frame, cands, self.threshold, True)
+            conf *= (r != JUNK_RANK) & (s != JUNK_SUIT)
+            corners.append((cands, r, s, conf))
+        tops = [(int(r[i]), int(s[i]), float(conf[i])) for _, r, s, conf in corners for i in [int(conf.argmax())]]
+        if tops[0][:2] != tops[1][:2] or min(c for *_, c in tops) < self.threshold:
             return None
-        ((rank_i, suit_i),) = names
+        rank_i, suit_i, _ = tops[0]
         rank = RANKS[rank_i]
         if pip_rank != (rank if rank.isdigit() else None):
             return None
