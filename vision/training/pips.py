@@ -1,7 +1,7 @@
 """Train the pip network (vision/pips.py) with PyTorch on the CPU and export it to ONNX.
 
     pip install -e '.[train]'
-    python -m vision.training.pips --out vision/models/pip.onnx   # ~10 min, one core
+    python -m vision.training.pips --out vision/models/pip.onnx   # ~5 min, one core
 
 The pips of a card's field are suit shapes standing alone, upright in the card's half they lie in, often
 with their neighbours near. The suit verifier (suits.py) was taught that a suit with no rank above it is
