@@ -370,7 +370,8 @@ class Recognizer:
         """The faces of isolated cards, read apart from the indices' blobs:
 
         - a card its indices name whose pips (pips.py) count another rank is unknown (an unseen deck's 3
-          read 5 on both corners, at 1.0; a number card read as a jack);
+          read 5 on both corners, at 1.0; a number card read as a jack on one corner); a court or an ace
+          named by both its corners is not looked at;
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -386,6 +387,8 @@ class Recognizer:
             if outline.corners != (0, 2) or outline.paper < FACE_PAPER:
                 continue
             card = by_outline.get(id(outline))
+            if card is not None and _court_on_both_corners(card):
+                continue  # no pips to count (and a third of a bench frame's pip time)
             pips = find_pips(frame, outline)
             if card is not None and card.card != UNKNOWN:
                 if pips is not None and card.card[:-1] != pips.rank:
@@ -595,6 +598,12 @@ def _name_by_agreeing_corners(card: CardReading) -> None:
             card.card = str(a.guess)
             card.confidence = _either(a.confidence, b.confidence)
             return
+
+
+def _court_on_both_corners(card: CardReading) -> bool:
+    """Is `card` a court or an ace, named so by two of its corners? (A number card read as a jack on one
+    corner was bellot's; on two, none on the 32 designs.)"""
+    return card.card[:-1] in ("J", "Q", "K", "A") and sum(rd.card == card.card for rd in card.corners) >= 2
 
 
 def _either(*confidences: float) -> float:
