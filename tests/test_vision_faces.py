@@ -4,13 +4,15 @@ grid laid by the card's outline (naming a card whose index glyphs run into a dra
 contradicts it)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.outline import find_outlines
 from vision.pips import CARD_W, _standard_layout, find_pips
-from vision.recognize import UNKNOWN, Recognizer
+from vision.recognize import UNKNOWN, CardReading, Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, render
 
 STYLE = SceneStyle(size=(800, 450), card_width=120)
@@ -116,6 +118,32 @@ def test_a_number_card_read_as_a_court_on_one_corner_is_vetoed_by_its_pips(recog
     frame, _ = render([PlacedCard("5C", 400, 220, 20)], STYLE, seed=9, faces=faces)
     assert [rd.card for rd in recognizer.read_indices(frame) if rd.card != UNKNOWN] == ["JC"]
     assert [c.card for c in recognizer.read(frame) if c.card != UNKNOWN] == []
+
+
+@pytest.mark.parametrize("order", [("5S", "3S"), ("3S", "5S")])
+def test_every_card_read_on_one_outline_is_checked_by_its_pips(recognizer: Recognizer, order: tuple[str, str]) -> None:
+    """An outline whose corners name two cards is two overlapping cards to the grouping (a 3S whose one
+    corner an unseen deck's 3 made 5S): both cards lie on the outline, and each is checked, in any order."""
+    frame, _ = render([PlacedCard("3S", 400, 220, 20)], STYLE, seed=3)
+    found = recognizer._read(frame)
+    (outline,) = found.outlines
+    corners = [rd for rd in found.readings if found.on_card.get(id(rd.candidate)) is outline]
+    assert len(corners) == 2
+    cards = [CardReading(name, 1.0, outline.to_list(), [replace(rd, card=name)]) for name, rd in zip(order, corners)]
+    on_card = {id(c.corners[0].candidate): outline for c in cards}
+    recognizer._read_faces(frame, cards, found._replace(on_card=on_card))
+    assert {c.card for c in cards} == {"3S", UNKNOWN}
+
+
+def test_in_a_grey_frame_the_pips_suit_vetoes_the_index_suit(recognizer: Recognizer) -> None:
+    """A 5H printed with a 5S's black indices: in colour nothing tells (black ink, a spade's index), in grey
+    the pips' suit does (colour cannot veto a suit there; on the designs in grey, 18 -> 16 wrong cards)."""
+    faces = dict(_faces())
+    faces["5H"] = _index_corners(faces["5H"], source=faces["5S"])
+    frame, _ = render([PlacedCard("5H", 400, 220, 20)], STYLE, seed=3, faces=faces)
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert {rd.card for rd in recognizer.read_indices(grey)} == {"5S"}
+    assert [c.card for c in recognizer.read(grey)] == [UNKNOWN]
 
 
 def test_pips_lie_in_a_layout_symmetric_across_the_card_and_under_a_half_turn() -> None:

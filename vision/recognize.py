@@ -377,33 +377,42 @@ class Recognizer:
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
           card of that name read elsewhere.
 
+        An outline's corners may be more than one card's (an outline whose corners name two cards is two
+        overlapping cards to `group_corners`): each named one is checked; only a lone unknown one is named.
         Unknown cards are named in place; the cards of outlines that gave no reading at all are returned."""
         on_card = found.on_card
-        by_outline = {id(on_card[id(rd.candidate)]): card for card in cards for rd in card.corners
-                      if id(rd.candidate) in on_card}
+        on_outline: dict[int, list[CardReading]] = {}
+        for card in cards:
+            for oid in {id(on_card[id(rd.candidate)]) for rd in card.corners if id(rd.candidate) in on_card}:
+                on_outline.setdefault(oid, []).append(card)
         read = {c.card for c in cards}
         more: list[CardReading] = []
         for outline in found.outlines:
-            if outline.corners != (0, 2) or outline.paper < FACE_PAPER:
+            here = on_outline.get(id(outline), [])
+            named = [card for card in here if card.card != UNKNOWN]
+            if outline.corners != (0, 2) or outline.paper < FACE_PAPER or len(here) > 1 and not named:
                 continue
-            card = by_outline.get(id(outline))
-            if card is not None and _court_on_both_corners(card):
+            if named and all(_court_on_both_corners(card) for card in named):
                 continue  # no pips to count (and a third of a bench frame's pip time)
             pips = find_pips(frame, outline)
-            if card is not None and card.card != UNKNOWN:
-                if pips is not None and card.card[:-1] != pips.rank:
-                    card.card = UNKNOWN
+            if named:
+                seen = pips.suit(self.pip_network, frame, outline.width) if pips and not found.colourful else None
+                for card in named:
+                    if pips is not None and card.card[:-1] != pips.rank:
+                        card.card = UNKNOWN
+                    elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
+                        card.card = UNKNOWN
                 continue
-            named = self._read_pips(frame, outline, pips, found.colourful)
-            if named is None and found.colourful:
-                named = self._read_grid(frame, outline, None if pips is None else pips.rank)
-            if named is None or named[0] in read:
+            named_by_face = self._read_pips(frame, outline, pips, found.colourful)
+            if named_by_face is None and found.colourful:
+                named_by_face = self._read_grid(frame, outline, None if pips is None else pips.rank)
+            if named_by_face is None or named_by_face[0] in read:
                 continue
-            name, confidence = named
-            if card is None:
+            name, confidence = named_by_face
+            if not here:
                 more.append(CardReading(name, confidence, outline.to_list(), []))
-            elif all(rd.guess in (None, name) for rd in card.corners):
-                card.card, card.confidence = name, confidence
+            elif all(rd.guess in (None, name) for rd in here[0].corners):
+                here[0].card, here[0].confidence = name, confidence
             else:
                 continue
             read.add(name)
