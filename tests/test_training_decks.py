@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.recognize import Recognizer, in_colour
 from vision.synthetic import FACE_H, FACE_W
 from vision.training.decks import Design, fanned_cards, load_designs, load_face, main, separated_cards
 
@@ -107,3 +108,17 @@ def test_the_command_reports_every_design_and_the_total(tmp_path: Path, capsys: 
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("svg-standard: 16 cards, ")
     assert lines[1].startswith("all 1 designs: 16 cards, ")
+
+
+def test_the_command_measures_grey_frames_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """`--grey`: the recognizer sees the frames as a grey camera shows them (no colour to check suits by)."""
+    _write_design(tmp_path, "svg-standard", CARDS)
+    seen: list[bool] = []
+    read = Recognizer.read
+    monkeypatch.setattr(Recognizer, "read", lambda self, frame: seen.append(in_colour(frame)) or read(self, frame))
+    assert main([str(tmp_path), "--frames", "1", "--grey"]) == 0
+    assert seen == [False]
+    assert main([str(tmp_path), "--frames", "1"]) == 0
+    assert seen == [False, True]
+    assert capsys.readouterr().out.count("all 1 designs: ") == 2

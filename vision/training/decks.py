@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=10, help="frames per design")
     ap.add_argument("--layout", choices=sorted(LAYOUTS), default="separated",
                     help="8 separated cards per frame, or two fans of 5")
+    ap.add_argument("--grey", action="store_true", help="the frames turned grey (a grey camera: no colour check)")
     args = ap.parse_args(argv)
     designs = load_designs(args.root)
     if not designs:
@@ -127,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     totals = np.zeros(3, int)
     for design in designs:
         frames = LAYOUTS[args.layout](design, args.frames)
+        if args.grey:
+            frames = [(cv2.cvtColor(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), t) for f, t in frames]
         report = evaluate([(str(i), truth) for i, (_, truth) in enumerate(frames)],
                           lambda key: frames[int(key)][0], recognizer.read)
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
