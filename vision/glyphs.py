@@ -439,6 +439,12 @@ def propose(blobs: list[Blob], max_candidates: int = 4000, upright_cos: float | 
     return out[:max_candidates]
 
 
+def placed_index(rank_xy: tuple[float, float], suit_xy: tuple[float, float]) -> IndexCandidate:
+    """An index candidate laid by geometry rather than found in ink: its glyphs are points at these centres."""
+    (rx, ry), (sx, sy) = rank_xy, suit_xy
+    return IndexCandidate(Blob(rx, ry, int(rx), int(ry), 1, 1, 1), Blob(sx, sy, int(sx), int(sy), 1, 1, 1))
+
+
 def affine_to_image(c: IndexCandidate, size: tuple[int, int], extent: tuple[float, float, float, float]) -> np.ndarray:
     """Matrix mapping patch pixels to image pixels for the index frame region
     x0..x1 (card-right) by y0..y1 (card-down), in units of L around the index centre."""

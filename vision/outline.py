@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask, propose
+from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask, placed_index, propose
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
@@ -105,9 +105,8 @@ class CardOutline:
                 for a in GRID_ACROSS:
                     for b in GRID_DOWN:
                         x, y = a * length * TILE_L, b * length * TILE_L
-                        (rx, ry), (sx, sy) = (frame @ np.array([[x, x], [y, y + length * TILE_L], [1.0, 1.0]])).T
-                        cands.append(IndexCandidate(Blob(rx, ry, int(rx), int(ry), 1, 1, 1),
-                                                    Blob(sx, sy, int(sx), int(sy), 1, 1, 1)))
+                        rank, suit = (frame @ np.array([[x, x], [y, y + length * TILE_L], [1.0, 1.0]])).T
+                        cands.append(placed_index(tuple(rank), tuple(suit)))
             grids.append(cands)
         return grids
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, ink_colour, ink_image
+from vision.glyphs import IndexCandidate, ink_colour, ink_image, placed_index
 from vision.model import SUITS
 from vision.outline import CardOutline
 from vision.suits import SuitNetwork
@@ -158,5 +158,4 @@ def _pip_as_suit(to_image: np.ndarray, x: float, y: float, up: float, length: fl
     (sx, sy), (ax, ay) = cv2.perspectiveTransform(np.array([[[x, y], [x, y + up]]], np.float32), to_image)[0]
     ux, uy = ax - sx, ay - sy
     norm = float(np.hypot(ux, uy)) or 1.0
-    rx, ry = sx + ux / norm * length, sy + uy / norm * length
-    return IndexCandidate(Blob(rx, ry, int(rx), int(ry), 1, 1, 1), Blob(sx, sy, int(sx), int(sy), 1, 1, 1))
+    return placed_index((sx + ux / norm * length, sy + uy / norm * length), (sx, sy))

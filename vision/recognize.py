@@ -370,8 +370,9 @@ class Recognizer:
         """The faces of isolated cards, read apart from the indices' blobs:
 
         - a card its indices name whose pips (pips.py) count another rank is unknown (an unseen deck's 3
-          read 5 on both corners, at 1.0; a number card read as a jack on one corner); a court or an ace
-          named by both its corners is not looked at;
+          read 5 on both corners, at 1.0; a number card read as a jack on one corner), and in a grey frame,
+          where colour cannot veto a suit, so is one whose pips the pip network reads as another suit at
+          PIP_SUIT; a court or an ace named by both its corners is not looked at;
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.cnn import one_thread_session, over_paper, patch_ink, softmax, upright_patches
-from vision.glyphs import Blob, IndexCandidate
+from vision.glyphs import IndexCandidate, placed_index
 from vision.model import JUNK_SUIT, SUITS
 
 DEFAULT_SUIT_NET = Path(__file__).with_name("models") / "suit.onnx"
@@ -95,4 +95,4 @@ def _as_suit(c: IndexCandidate, xy: tuple[float, float]) -> IndexCandidate:
     ux, uy = c.up
     x, y = xy
     rank_x, rank_y = x + ux * c.length, y + uy * c.length
-    return IndexCandidate(Blob(rank_x, rank_y, int(rank_x), int(rank_y), 1, 1, 1), Blob(x, y, int(x), int(y), 1, 1, 1))
+    return placed_index((rank_x, rank_y), (x, y))
