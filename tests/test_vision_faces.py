@@ -146,6 +146,21 @@ def test_in_a_grey_frame_the_pips_suit_vetoes_the_index_suit(recognizer: Recogni
     assert [c.card for c in recognizer.read(grey)] == [UNKNOWN]
 
 
+def test_in_a_grey_frame_a_number_read_on_one_corner_of_a_face_without_pips_is_unknown(
+        recognizer: Recognizer) -> None:
+    """A QH with a 6H's index in one corner and none in the other (an unseen deck's court read as a number on
+    one corner): in colour the reading stands, in grey, with no colour check, the pipless face vetoes it."""
+    faces = dict(_faces())
+    six_on_court = _index_corners(faces["QH"], source=faces["6H"])
+    six_on_court[FACE_H - INDEX_H:, FACE_W - INDEX_W:] = 255
+    faces["QH"] = six_on_court
+    frame, _ = render([PlacedCard("QH", 400, 220, -25)], STYLE, seed=6, faces=faces)
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert [c.card for c in recognizer.read(frame)] == ["6H"]
+    assert [rd.card for rd in recognizer.read_indices(grey) if rd.card != UNKNOWN] == ["6H"]
+    assert [c.card for c in recognizer.read(grey)] == [UNKNOWN]
+
+
 def test_pips_lie_in_a_layout_symmetric_across_the_card_and_under_a_half_turn() -> None:
     def layout(*xy: tuple[float, float]) -> np.ndarray:  # given on a card 96 units wide, 144 high
         return np.array(xy, float) * CARD_W / 96
