@@ -17,9 +17,9 @@ from vision.training.samples import SampleSet
 COUNT, JITTERS = 8, 1
 
 
-def _render(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _render(seed: int, fans: bool = False, count: int = COUNT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     out = SampleSet()
-    assert rendered_indices(COUNT, out, encode=cnn_encoder, seed=seed, jitters=JITTERS) == COUNT
+    assert rendered_indices(count, out, encode=cnn_encoder, seed=seed, jitters=JITTERS, fans=fans) == count
     return out.arrays()
 
 
@@ -39,10 +39,12 @@ def test_positives_and_junk_are_labelled_patches() -> None:
     assert (~pos).sum() >= COUNT  # at least each index's flipped pair
 
 
-def test_rank_ink_lies_above_suit_ink() -> None:
+@pytest.mark.parametrize("fans", [False, True])
+def test_rank_ink_lies_above_suit_ink(fans: bool) -> None:
     """The unjittered positive puts its rank centroid half an L above the index centre and its suit half
-    an L below: ink must be there (a window around each), and paper above the rank."""
-    x, rank, _ = _render(1)
+    an L below: ink must be there (a window around each), and paper above the rank. In fans too: the next
+    card lying over an index leaves its glyphs whole."""
+    x, rank, _ = _render(1, fans, count=40 if fans else COUNT)
     exact = x[rank != JUNK_RANK][::1 + JITTERS].reshape(-1, 3, CNN_H, CNN_W)
     darkness = 0.5 - exact.min(axis=1)  # patches are scaled so that paper is ~+0.5
     cols = slice(CNN_W // 2 - 3, CNN_W // 2 + 3)

@@ -9,8 +9,9 @@ Training data: the 'train' split of ammememe_roboflow (by file-name hash) in sev
 shifted cuts of every labelled index, plus rendered scenes of the shipped faces and font-rendered corner
 indices of many glyph shapes (vision/training/rendered_indices.py). A second round adds the
 net's (or the --miner's) most index-like false candidates as junk. The members of the ensemble are
-trained in a chain, each mining hard negatives with the one before. 'val' picks the threshold (whole
-pipeline, precision >= 99.5 %); 'test' and edje_pinochle are never touched here.
+trained in a chain, each mining hard negatives with the one before, or (--seeds) side by side, each from
+its own seed mining with the --miner. 'val' picks the threshold (whole pipeline, precision >= 99.5 %);
+'test' and edje_pinochle are never touched here.
 """
 from __future__ import annotations
 
@@ -225,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, help="fine-tune: member m starts from this manifest's member m")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (fine-tuning wants less)")
     ap.add_argument("--seed", type=int, default=0, help="first seed of the sampling and the weights (retrains vary)")
+    ap.add_argument("--seeds", type=int, nargs="+",
+                    help="instead of a chain: one member per seed, each mining with --miner (replaces --members)")
     args = ap.parse_args(argv)
     for option, path in (("--miner", args.miner), ("--init", args.init)):
         if path is not None and not path.is_file():
@@ -234,18 +237,19 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(threads)  # ... and keep all of them for torch (they may share one OpenMP pool)
     synthetic = SampleSet()
     synthetic_scenes(args.synthetic, synthetic, encode=cnn_encoder, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
-    rendered_indices(args.rendered, synthetic, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE)
+    rendered_indices(args.rendered, synthetic, encode=cnn_encoder, turn_deg=TURN_DEG, scale=SCALE, fans=True)
     print(f"synthetic: {len(synthetic.x)} samples", file=sys.stderr)
     sx, sr, ss = synthetic.arrays()
     miner: IndexNet | CnnModel | None = CnnModel(args.miner) if args.miner else None
     starts = json.loads(args.init.read_text())["members"] if args.init else []
     members: list[str] = []
-    for m in range(args.members):
+    for m, seed in enumerate(args.seeds or [args.seed] * args.members):
         init = onnx_weights(args.init.with_name(starts[m])) if m < len(starts) else None
-        net = train_member(args, (sx, sr, ss), miner, init)
+        net = train_member(argparse.Namespace(**{**vars(args), "seed": seed}), (sx, sr, ss), miner, init)
         members.append(f"{args.out.stem}_{m}.onnx")
         export(net, args.out.with_name(members[-1]))
-        miner = net
+        if not args.seeds:  # a chain: the next member mines this one's hard negatives
+            miner = net
     meta = {"threshold": 0.99, "members": members, "input": [3, CNN_H, CNN_W],
             "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"
                           + (f" + {args.rendered} font-rendered indices" if args.rendered else "")}

@@ -165,8 +165,9 @@ def _ink_colour(red: bool, rng: np.random.Generator) -> np.ndarray:
     return np.array([base + rng.uniform(0, 25), base + rng.uniform(0, 8), base], np.float32)
 
 
-def _table(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
-    """What lies beyond the card's edges: felt, wood, a plain surface, or another card's paper."""
+def _table(shape: tuple[int, int], rng: np.random.Generator, unit: float, fans: bool) -> np.ndarray:
+    """What lies beyond the card's edges: felt, wood, a plain surface, or another card (`unit`: L in px;
+    `fans`: that card's face shows its pips or letters now and then)."""
     h, w = shape
     kind = rng.integers(5)
     if kind == 0:
@@ -188,23 +189,48 @@ def _table(shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
         grain = np.sin((xx * np.cos(a) + yy * np.sin(a)) * rng.uniform(0.1, 0.5) + rng.uniform(0, 6))
         img += (grain * rng.uniform(3, 15))[..., None]
     img += rng.normal(0, rng.uniform(0, 6), (h, w, 1)).astype(np.float32)
+    if fans and kind == 3 and rng.random() < 0.7:
+        _face_content(img, rng, unit)
     return img
 
 
-def _corner_alpha(shape: tuple[int, int], left: float, top: float, radius: float) -> np.ndarray:
-    """Antialiased coverage of a card whose top-left corner (rounded by `radius`) is at (left, top)."""
+def _face_content(img: np.ndarray, rng: np.random.Generator, unit: float) -> None:
+    """Another card's face in a fan or a pile: its pips, letters or art strewn over `img`, in place."""
+    h, w = img.shape[:2]
+    for _ in range(rng.integers(1, 5)):
+        height = max(4, round(unit * rng.uniform(0.5, 1.6)))
+        if rng.random() < 0.6:
+            glyph = _suit_mask(str(rng.choice(list(SUITS))), height, rng)
+        else:
+            glyph = _rank_mask(str(rng.choice(list(RANKS))), height, rng)
+        if rng.random() < 0.5:
+            glyph = glyph[::-1]
+        layer = np.zeros((h, w), np.float32)
+        box = _paste(layer, glyph, rng.uniform(0, w), rng.uniform(0, h))
+        a = layer[box][..., None]
+        img[box] = img[box] * (1 - a) + _ink_colour(rng.random() < 0.5, rng) * a
+
+
+def _corner_distance(shape: tuple[int, int], left: float, top: float, radius: float) -> np.ndarray:
+    """Signed distance to the edge of a card whose top-left corner (rounded by `radius`) is at (left, top),
+    > 0 beyond it."""
     yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
     qx = np.maximum(left + radius - xx, 0)
     qy = np.maximum(top + radius - yy, 0)
-    outside = np.hypot(qx, qy) - radius  # signed distance, > 0 beyond the edge
-    return np.clip(0.5 - outside, 0, 1)
+    return np.hypot(qx, qy) - radius
+
+
+def _edge_alpha(distance: np.ndarray) -> np.ndarray:
+    """Antialiased coverage of the side of an edge where `distance` (signed, > 0 beyond it) is negative."""
+    return np.clip(0.5 - distance, 0, 1)
 
 
 class _Scene:
     """One rendered corner in design pixels: the picture and each named glyph's own ink mask."""
 
-    def __init__(self, h: int, w: int, rng: np.random.Generator) -> None:
+    def __init__(self, h: int, w: int, rng: np.random.Generator, fans: bool = False) -> None:
         self.rng = rng
+        self.fans = fans  # cards overlap as in a fan or a pile (see `rendered_indices`)
         self.paper = (rng.uniform(205, 250) + rng.uniform(-10, 6, 3)).astype(np.float32)
         self.img = np.ones((h, w, 3), np.float32) * self.paper
         self.masks: dict[str, np.ndarray] = {}
@@ -221,16 +247,40 @@ class _Scene:
         if name:
             self.masks[name] = layer
 
-    def card_edge(self, left: float, top: float, radius: float) -> None:
-        """Everything above `top` or left of `left` (bar the rounded corner) becomes table, with the card's
-        soft shadow on it now and then."""
-        alpha = _corner_alpha(self.img.shape[:2], left, top, radius)
-        table = _table(self.img.shape[:2], self.rng)
+    def card_edge(self, left: float, top: float, radius: float, unit: float) -> None:
+        """Everything above `top` or left of `left` (bar the rounded corner) becomes table or another card
+        below this one (`unit`: L in px)."""
+        distance = _corner_distance(self.img.shape[:2], left, top, radius)
+        self._beyond(distance, _table(self.img.shape[:2], self.rng, unit, self.fans), unit, beyond_on_top=False)
+
+    def covered(self, x: float, y: float, slope: float, unit: float) -> None:
+        """A fan's next card lying over this one: everything right of the line through (x, y) that runs
+        `slope` px right per px down is that card's face."""
+        yy, xx = np.mgrid[0:self.img.shape[0], 0:self.img.shape[1]].astype(np.float32)
+        distance = (xx - x - (yy - y) * slope) / np.hypot(1, slope)  # > 0 right of the line
+        other = np.ones_like(self.img) * (self.paper + self.rng.uniform(-15, 8, 3).astype(np.float32))
+        if self.rng.random() < 0.7:
+            _face_content(other, self.rng, unit)
+        self._beyond(distance, other, unit, beyond_on_top=True)
+
+    def _beyond(self, distance: np.ndarray, beyond: np.ndarray, unit: float, beyond_on_top: bool) -> None:
+        """Show `beyond` where `distance` > 0 (this card's visible edge at 0); now and then with the upper
+        card's soft shadow on the lower one, and a border line printed just inside the upper card's edge
+        (many decks draw one). Glyph masks are cut to what stays visible."""
+        alpha = _edge_alpha(distance)
+        lower, upper_side = (self.img, 1.0) if beyond_on_top else (beyond, -1.0)
         if self.rng.random() < 0.5:
             d = self.rng.uniform(1, 6)
-            shadow = cv2.GaussianBlur(np.roll(alpha, (round(d), round(d)), (0, 1)), (0, 0), d)
-            table *= (1 - self.rng.uniform(0.2, 0.6) * shadow)[..., None]
-        self.img = self.img * alpha[..., None] + table * (1 - alpha[..., None])
+            upper = 1 - alpha if beyond_on_top else alpha
+            shadow = cv2.GaussianBlur(np.roll(upper, (round(d), round(d)), (0, 1)), (0, 0), d)
+            lower *= (1 - self.rng.uniform(0.2, 0.6) * shadow)[..., None]
+        if self.fans and self.rng.random() < 0.3:
+            t = max(unit * self.rng.uniform(0.03, 0.1), 1.0)
+            line = np.clip(1 - np.abs(distance - upper_side * t / 2) / (t / 2), 0, 1)[..., None]
+            upper_img = beyond if beyond_on_top else self.img
+            upper_img *= 1 - line
+            upper_img += line * self.rng.uniform(0, 90)
+        self.img = self.img * alpha[..., None] + beyond * (1 - alpha[..., None])
         for m in self.masks.values():
             m *= alpha
 
@@ -256,7 +306,8 @@ def _court_art(scene: _Scene, x: float, y: float, unit: float, rng: np.random.Ge
             scene.ink(art, rng.uniform(0, 255, 3).astype(np.float32))
 
 
-def _compose(kind: str, rank: str, suit: str, rank_h: int, rng: np.random.Generator) -> tuple[_Scene, float]:
+def _compose(kind: str, rank: str, suit: str, rank_h: int, rng: np.random.Generator, fans: bool
+             ) -> tuple[_Scene, float]:
     """Draw one scene in design pixels (rank glyph `rank_h` px high); returns it and its L.
 
     `kind`: 'index' (rank above suit at a card corner), 'pips' (two suit pips of a card's middle, no corner
@@ -277,13 +328,13 @@ def _compose(kind: str, rank: str, suit: str, rank_h: int, rng: np.random.Genera
     length = float(np.hypot(dx, dy))
     # canvas: the index centre at (cx, cy) with room for the patch (x +-1 L, y -1.8..1.4 L), its jitter and a pip
     cx, cy = 2.3 * length, 2.7 * length
-    scene = _Scene(round(5.2 * length), round(5.2 * length), rng)
+    scene = _Scene(round(5.2 * length), round(5.2 * length), rng, fans)
     scene.glyph(top, cx - dx / 2, cy - dy / 2, colour, "top")
     scene.glyph(bottom, cx + dx / 2, cy + dy / 2, colour, "bottom")
     if kind == "pips":
         if rng.random() < 0.3:  # a card edge, but well away from the pips
             scene.card_edge(cx - rng.uniform(1.4, 2.2) * length, cy - rng.uniform(2.0, 2.6) * length,
-                            rng.uniform(0.2, 0.8) * length)
+                            rng.uniform(0.2, 0.8) * length, length)
         return scene, length
     half_w = max(top.shape[1], bottom.shape[1]) / 2
     right = cx + half_w
@@ -296,7 +347,11 @@ def _compose(kind: str, rank: str, suit: str, rank_h: int, rng: np.random.Genera
                     cy + rng.uniform(-0.3, 1.8) * length, colour, "pip")
     left = cx - half_w - rng.uniform(0.08, 0.5) * length
     top_edge = cy - dy / 2 - top.shape[0] / 2 - rng.uniform(0.12, 0.8) * length
-    scene.card_edge(left, top_edge, rng.uniform(0.1, 0.9) * length)
+    scene.card_edge(left, top_edge, rng.uniform(0.1, 0.9) * length, length)
+    if fans and rng.random() < 0.2:  # a fan: the next card over this one, its edge clear of the index's glyphs
+        slope = np.tan(np.radians(rng.uniform(-20, 20)))
+        reach = abs(slope) * (top.shape[0] + bottom.shape[0] + gap) / 2
+        scene.covered(right + reach + rng.uniform(0.05, 0.6) * length, cy, slope, length)
     return scene, length
 
 
@@ -342,24 +397,29 @@ def _photograph(scene: _Scene, length: float, target: float, rng: np.random.Gene
     return out, blobs
 
 
-def _shot(kind: str, rank: str, suit: str, rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Blob]]:
+def _shot(kind: str, rank: str, suit: str, rng: np.random.Generator, fans: bool
+          ) -> tuple[np.ndarray, dict[str, Blob]]:
     """One scene (see `_compose`) photographed at L of 8-40 px."""
     target = rng.uniform(8, 40)
     rank_h = int(np.clip(1.4 * target, 16, 48))  # drawn at ~1.5x the final size (speed), then area-averaged
-    scene, length = _compose(kind, rank, suit, rank_h, rng)
+    scene, length = _compose(kind, rank, suit, rank_h, rng, fans)
     return _photograph(scene, length, target, rng)
 
 
 def rendered_indices(count: int, out: SampleSet, *, encode: Encoder, seed: int = 0, jitters: int = 1,
-                     turn_deg: float = 0.0, scale: float = 0.0, junk_scenes: float = 0.5) -> int:
+                     turn_deg: float = 0.0, scale: float = 0.0, junk_scenes: float = 0.5, fans: bool = False) -> int:
     """Add `count` rendered corner indices to `out`: each as a positive plus `jitters` jittered copies, and
     its flipped pair (and rank-with-pip pair, if a pip was drawn) as junk; plus, per index, `junk_scenes`
-    junk scenes on average (pips of a card's middle, or a rank above a stray blob). Returns the positives."""
+    junk scenes on average (pips of a card's middle, or a rank above a stray blob). Returns the positives.
+
+    `fans`: cards overlap as in a hand or a pile: the card beyond an index's edges may show its pips or
+    letters, a border line may be printed round a card, and one index in five has the fan's next card lying
+    over it, its edge (up to 20 degrees off the index's axis) clear of the glyphs by 0.05-0.6 L."""
     rng = np.random.default_rng(seed)
     found = 0
     while found < count:
         r, s = int(rng.integers(len(RANKS))), int(rng.integers(len(SUITS)))
-        img, blobs = _shot("index", RANKS[r], SUITS[s], rng)
+        img, blobs = _shot("index", RANKS[r], SUITS[s], rng, fans)
         if "top" not in blobs or "bottom" not in blobs:
             continue  # a glyph cut off by the card's edge: not an index any more
         c = IndexCandidate(blobs["top"], blobs["bottom"])
@@ -375,7 +435,7 @@ def rendered_indices(count: int, out: SampleSet, *, encode: Encoder, seed: int =
         found += 1
         if rng.random() < junk_scenes:
             kind = "pips" if rng.random() < 0.6 else "stray"
-            img, blobs = _shot(kind, RANKS[r], SUITS[s], rng)
+            img, blobs = _shot(kind, RANKS[r], SUITS[s], rng, fans)
             if "top" in blobs and "bottom" in blobs:
                 out.add(encode(img, [IndexCandidate(blobs["top"], blobs["bottom"])])[0], JUNK_RANK, JUNK_SUIT)
     return found
