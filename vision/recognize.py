@@ -550,6 +550,7 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 break
         else:
             cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
+    _reunite_opposite_corners([c for c in cards if id(c.corners[0]) in centres])
     read = {c.card for c in cards}
     split: list[CardReading] = []
     for card in cards:
@@ -571,6 +572,32 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
     return cards
+
+
+def _reunite_opposite_corners(cards: list[CardReading]) -> None:
+    """A reading that made a card unknown, naming another card whose opposite corner (the same card centre)
+    reads that name too, is that other card's corner: it moves there, and the card it left is named by its
+    remaining corners again. (In a fan the top card's far index implies a card centre close to that of the
+    card below, and was grouped with it when read before the top card's own index: the card below was lost.)"""
+    for card in cards:
+        if card.card != UNKNOWN or len({rd.card for rd in card.corners} - {UNKNOWN}) < 2:
+            continue
+        for rd in [rd for rd in card.corners if rd.card != UNKNOWN]:
+            home = next((other for other in cards if other.card == rd.card
+                         and any(_same_card_opposite(rd, o) for o in other.corners)), None)
+            if home is not None:
+                card.corners.remove(rd)
+                home.corners.append(rd)
+                _add_corner(home, rd, True)
+        left = [rd for rd in card.corners if rd.card != UNKNOWN]
+        if left and len({rd.card for rd in left}) == 1:
+            card.card, card.confidence = left[0].card, _either(*(rd.confidence for rd in left))
+
+
+def _same_card_opposite(a: IndexReading, b: IndexReading) -> bool:
+    """Are a and b two opposite index corners of one card: pointing apart, implying the same card centre?"""
+    apart = float(np.hypot(*(_card_centre(a.candidate) - _card_centre(b.candidate))))
+    return _two_corners(a, b) and apart < max(a.candidate.length, b.candidate.length)
 
 
 def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReading]:
