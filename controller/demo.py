@@ -99,7 +99,8 @@ class Demo:
         self.hardware.light.show(LightStatus.READY)
         self.hardware.link.set_state(board_state(self.game, self.target))
         while (move := self.driver.choose()) is not None:
-            if self.rng.randrange(ILLEGAL_EVERY) == 0 and (attempt := illegal_attempt(self.game, self.rng, self.driver)):
+            now_and_then = self.rng.randrange(ILLEGAL_EVERY) == 0
+            if now_and_then and (attempt := illegal_attempt(self.game, self.rng, self.driver)):
                 self._try_illegal(attempt)
             self._accept(move.event)
             move.commit()

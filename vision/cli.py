@@ -132,7 +132,8 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     # the scripted synthetic game knows its own calibration
-    cal = _calibration(args) or (scene_calibration(SYNTHETIC_STYLE) if args.source.partition(":")[0] == "synthetic" else None)
+    synthetic = args.source.partition(":")[0] == "synthetic"
+    cal = _calibration(args) or (scene_calibration(SYNTHETIC_STYLE) if synthetic else None)
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)

@@ -108,7 +108,8 @@ class EnrolledModel:
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x, redness = cut_cnn_patches(frame, cands)
         # agreement raises CNN confidences from low_threshold up, never those below it
-        pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, self.prototypes.low_threshold))
+        low = self.prototypes.low_threshold
+        pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, low))
         return (*self.prototypes.adjust(pr, ps, emb), redness)
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None

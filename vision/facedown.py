@@ -155,7 +155,8 @@ class _Pose:
             score = np.where(alive & clear & sides_ok & (ratio >= 0.85), ratio + 0.1 * shown / perimeter, -1.0)
             i = int(np.argmax(score))
             if score[i] > 0 and (best is None or score[i] > best[0]):
-                rect = np.array([[xs[i], ys[i]], [xs[i] + A, ys[i]], [xs[i] + A, ys[i] + B], [xs[i], ys[i] + B]], np.float32)
+                x, y = xs[i], ys[i]
+                rect = np.array([[x, y], [x + A, y], [x + A, y + B], [x, y + B]], np.float32)
                 best = (float(score[i]), cv2.transform(rect[None], self.back)[0])
         self.fits = [f for f in fits if len(f[3])]
         return best
