@@ -82,8 +82,8 @@ def test_a_card_read_on_two_corners_is_not_undone_by_a_fanned_card_on_it() -> No
 def test_a_fans_top_card_takes_back_its_far_index_from_the_card_below() -> None:
     """A KS lying on a 7D (a fan) shows both its indices; its far one implies nearly the 7D's outline. Read
     before the KS's own top index, it was grouped with the 7D, which became unknown (two names), and the
-    7D was lost: it goes back to the KS, whose opposite corner reads KS, and the 7D is named again. Where
-    no corner opposite it reads KS, the 7D stays unknown."""
+    7D was lost: it goes back to the KS, whose opposite corner (or, on a four-index deck, the index beside it)
+    reads KS, and the 7D is named again. Where no corner of the same card reads KS, the 7D stays unknown."""
     seven = IndexReading(index(100, 100), "7D", 1.0)
     far = _opposite(index(100 + 0.8 * L, 100))
     king_far, king_top = IndexReading(far, "KS", 0.999), IndexReading(_opposite(far), "KS", 0.97)
@@ -92,6 +92,10 @@ def test_a_fans_top_card_takes_back_its_far_index_from_the_card_below() -> None:
     assert sorted(c.card for c in group_corners([seven, king_far])) == [UNKNOWN]
     elsewhere = IndexReading(index(400, 100), "KS", 0.97)  # a KS, but not this corner's card
     assert sorted(c.card for c in group_corners([seven, king_far, elsewhere])) == ["KS", UNKNOWN]
+    # a deck printing four indices: the KS read beside the far one, on the same edge, is its card too
+    beside = IndexCandidate(*(Blob(b.cx + 5.36 * L, b.cy, b.x, b.y, b.w, b.h, b.area) for b in (far.rank, far.suit)))
+    cards = group_corners([seven, king_far, IndexReading(beside, "KS", 0.97)])
+    assert sorted((c.card, len(c.corners)) for c in cards) == [("7D", 1), ("KS", 2)]
 
 
 def test_a_doubted_corner_whose_seen_suit_is_the_cards_supports_it() -> None:

@@ -575,16 +575,18 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
 
 
 def _reunite_opposite_corners(cards: list[CardReading]) -> None:
-    """A reading that made a card unknown, naming another card whose opposite corner (the same card centre)
-    reads that name too, is that other card's corner: it moves there, and the card it left is named by its
-    remaining corners again. (In a fan the top card's far index implies a card centre close to that of the
-    card below, and was grouped with it when read before the top card's own index: the card below was lost.)"""
+    """A reading that made a card unknown, naming another card whose opposite corner (the same card centre),
+    or on a deck printing four indices the index beside it on the same edge, reads that name too, is that
+    other card's corner: it moves there, and the card it left is named by its remaining corners again. (In a
+    fan the top card's far index implies a card centre close to that of the card below, and was grouped with
+    it when read before the top card's own index: the card below was lost.)"""
     for card in cards:
         if card.card != UNKNOWN or len({rd.card for rd in card.corners} - {UNKNOWN}) < 2:
             continue
         for rd in [rd for rd in card.corners if rd.card != UNKNOWN]:
             home = next((other for other in cards if other.card == rd.card
-                         and any(_same_card_opposite(rd, o) for o in other.corners)), None)
+                         and any(_same_card_opposite(rd, o) or _top_corners(rd.candidate, o.candidate)
+                                 for o in other.corners)), None)
             if home is not None:
                 card.corners.remove(rd)
                 home.corners.append(rd)
