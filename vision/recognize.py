@@ -646,13 +646,18 @@ def _name_by_agreeing_corners(card: CardReading) -> None:
 
 def _number_on_one_corner(card: CardReading) -> bool:
     """Is `card` a number card named so by one corner only?"""
-    return card.card[:-1].isdigit() and sum(rd.card == card.card for rd in card.corners) < 2
+    return card.card[:-1].isdigit() and _corners_naming(card) < 2
 
 
 def _court_on_both_corners(card: CardReading) -> bool:
     """Is `card` a court or an ace, named so by two of its corners? (A number card read as a jack on one
     corner was bellot's; on two, none on the 32 designs.)"""
-    return card.card[:-1] in ("J", "Q", "K", "A") and sum(rd.card == card.card for rd in card.corners) >= 2
+    return card.card[:-1] in ("J", "Q", "K", "A") and _corners_naming(card) >= 2
+
+
+def _corners_naming(card: CardReading) -> int:
+    """How many of `card`'s corner readings name it."""
+    return sum(rd.card == card.card for rd in card.corners)
 
 
 def _either(*confidences: float) -> float:

@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from vision.evaluate import evaluate
+from vision.glyphs import as_bgr
 from vision.model import load_model
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     for design in designs:
         frames = LAYOUTS[args.layout](design, args.frames)
         if args.grey:
-            frames = [(cv2.cvtColor(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), t) for f, t in frames]
+            frames = [(as_bgr(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)), t) for f, t in frames]
         report = evaluate([(str(i), truth) for i, (_, truth) in enumerate(frames)],
                           lambda key: frames[int(key)][0], recognizer.read)
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)

@@ -157,6 +157,16 @@ def _paste(layer: np.ndarray, mask: np.ndarray, x: float, y: float) -> tuple[sli
     return slice(ay0, ay1), slice(ax0, ax1)
 
 
+def _blend(img: np.ndarray, mask: np.ndarray, x: float, y: float, colour: np.ndarray) -> np.ndarray:
+    """Ink `mask` in `colour` into `img` (in place) with its centre at (x, y); the mask laid on an empty
+    layer of img's size."""
+    layer = np.zeros(img.shape[:2], np.float32)
+    box = _paste(layer, mask, x, y)
+    a = layer[box][..., None]  # blended in its own box only: full-canvas blends cost most of the time
+    img[box] = img[box] * (1 - a) + colour * a
+    return layer
+
+
 def _ink_colour(red: bool, rng: np.random.Generator) -> np.ndarray:
     """BGR ink: reds from orange-red to dark red and magenta-ish; blacks from black to dark grey/blue-black."""
     if red:
@@ -205,10 +215,7 @@ def _face_content(img: np.ndarray, rng: np.random.Generator, unit: float) -> Non
             glyph = _rank_mask(str(rng.choice(list(RANKS))), height, rng)
         if rng.random() < 0.5:
             glyph = glyph[::-1]
-        layer = np.zeros((h, w), np.float32)
-        box = _paste(layer, glyph, rng.uniform(0, w), rng.uniform(0, h))
-        a = layer[box][..., None]
-        img[box] = img[box] * (1 - a) + _ink_colour(rng.random() < 0.5, rng) * a
+        _blend(img, glyph, rng.uniform(0, w), rng.uniform(0, h), _ink_colour(rng.random() < 0.5, rng))
 
 
 def _corner_distance(shape: tuple[int, int], left: float, top: float, radius: float) -> np.ndarray:
@@ -240,10 +247,7 @@ class _Scene:
         self.img = self.img * (1 - a) + colour * a
 
     def glyph(self, g: np.ndarray, x: float, y: float, colour: np.ndarray, name: str | None = None) -> None:
-        layer = np.zeros(self.img.shape[:2], np.float32)
-        box = _paste(layer, g, x, y)
-        a = layer[box][..., None]  # blended in its own box only: full-canvas blends cost most of the time
-        self.img[box] = self.img[box] * (1 - a) + colour * a
+        layer = _blend(self.img, g, x, y, colour)
         if name:
             self.masks[name] = layer
 
