@@ -47,11 +47,13 @@ def test_rank_ink_lies_above_suit_ink(fans: bool) -> None:
     x, rank, _ = _render(1, fans, count=40 if fans else COUNT)
     exact = x[rank != JUNK_RANK][::1 + JITTERS].reshape(-1, 3, CNN_H, CNN_W)
     darkness = 0.5 - exact.min(axis=1)  # patches are scaled so that paper is ~+0.5
-    cols = slice(CNN_W // 2 - 3, CNN_W // 2 + 3)
+    # a window 0.4 L high and 0.6 L wide round each glyph's centre
+    half_w, half_h = round(0.3 * CNN_W / 2.0), round(0.2 * CNN_H / 3.2)
+    cols = slice(CNN_W // 2 - half_w, CNN_W // 2 + half_w)
 
     def ink(y: float) -> np.ndarray:
         r = _row(y)
-        return darkness[:, r - 2:r + 3, cols].max(axis=(1, 2))
+        return darkness[:, r - half_h:r + half_h + 1, cols].max(axis=(1, 2))
 
     assert (ink(-0.5) > 0.25).all()
     assert (ink(0.5) > 0.25).all()

@@ -17,33 +17,36 @@ import onnxruntime as ort
 
 from vision.glyphs import IndexCandidate, affine_to_image, as_bgr, ink_colour, ink_image
 
+# The patch size new networks are trained at (training/cnn.py): 10 px per L. A model cuts its patches at
+# the size its networks' input declares (30x48 was tried: vision/README).
 CNN_W, CNN_H = 20, 32
 # Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
 # (-0.52, -1.5), so the patch shows ~0.5 L of table beyond both corner edges.
 CNN_EXTENT = (-1.0, 1.0, -1.8, 1.4)
-# The part of the patch holding the index glyphs (x -0.4..0.4 L, y -0.95..0.95 L): the ink colour is
-# measured there only, not on the table beyond the card's corner, which a dark table would make 'ink'.
-_INDEX = (slice(round((-0.95 + 1.8) / 3.2 * CNN_H), round((0.95 + 1.8) / 3.2 * CNN_H)),
-          slice(round((-0.4 + 1.0) / 2.0 * CNN_W), round((0.4 + 1.0) / 2.0 * CNN_W)))
 DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
 
 
-def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
-    """(N, 3, CNN_H, CNN_W) network input (BGR over the patch's bright paper level, minus 0.5) and the
-    (N,) ink redness of the index glyphs."""
+def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int] = (CNN_W, CNN_H)
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """(N, 3, h, w) network input at `size` (w, h) (BGR over the patch's bright paper level, minus 0.5)
+    and the (N,) ink redness of the index glyphs."""
     n = len(cands)
+    w, h = size
     if n == 0:
-        return np.zeros((0, 3, CNN_H, CNN_W), np.float32), np.zeros(0, np.float32)
-    raw = upright_patches(bgr, cands, (CNN_W, CNN_H), CNN_EXTENT, cv2.INTER_LINEAR)
+        return np.zeros((0, 3, h, w), np.float32), np.zeros(0, np.float32)
+    raw = upright_patches(bgr, cands, size, CNN_EXTENT, cv2.INTER_LINEAR)
     ink = patch_ink(raw)
-    k = CNN_W * CNN_H // 20
-    levels = np.partition(ink.reshape(n, -1), (k, CNN_W * CNN_H - k - 1), axis=1)  # 5th and 95th percentile
+    k = w * h // 20
+    levels = np.partition(ink.reshape(n, -1), (k, w * h - k - 1), axis=1)  # 5th and 95th percentile
     lo = levels[:, k].astype(np.float32)
     hi = np.maximum(levels[:, -k - 1].astype(np.float32), 12.0)
     x = over_paper(raw, hi)
-    index = raw[:, _INDEX[0], _INDEX[1]]
-    inked = ink[:, _INDEX[0], _INDEX[1]] < ((lo + hi) / 2)[:, None, None]
-    return x, ink_colour(index.reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
+    # the index glyphs (x -0.4..0.4 L, y -0.95..0.95 L): the ink colour is measured there only, not on
+    # the table beyond the card's corner, which a dark table would make 'ink'
+    rows = slice(round((-0.95 + 1.8) / 3.2 * h), round((0.95 + 1.8) / 3.2 * h))
+    cols = slice(round((-0.4 + 1.0) / 2.0 * w), round((0.4 + 1.0) / 2.0 * w))
+    inked = ink[:, rows, cols] < ((lo + hi) / 2)[:, None, None]
+    return x, ink_colour(raw[:, rows, cols].reshape(n, -1, 3).astype(np.float32), inked.reshape(n, -1))
 
 
 def upright_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int],
@@ -102,23 +105,31 @@ class CnnModel:
             raise ValueError(f"cannot load card model {path}: no member network")
         if "embedding" not in {o.name for o in self.nets[0].get_outputs()}:
             raise ValueError(f"cannot load card model {path}: its first member has no 'embedding' output")
+        sizes = {tuple(net.get_inputs()[0].shape[:1:-1]) for net in self.nets}  # (w, h) of (n, 3, h, w)
+        if len(sizes) != 1:
+            raise ValueError(f"cannot load card model {path}: its members read patches of different sizes {sizes}")
+        self.size: tuple[int, int] = sizes.pop()  # type: ignore[assignment]
         self.path = path
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N,) of every candidate (`floor`:
         see forward_embedded)."""
-        x, redness = cut_cnn_patches(frame, cands)
+        x, redness = self.patches(frame, cands)
         return (*self.forward(x, floor), redness)
 
+    def patches(self, frame: np.ndarray, cands: list[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
+        """`cut_cnn_patches` at the size this model's networks read."""
+        return cut_cnn_patches(frame, cands, self.size)
+
     def forward(self, x: np.ndarray, floor: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities."""
+        """(N, 3, h, w) patches -> mean rank (N, 14) and suit (N, 5) probabilities."""
         rank, suit, _ = self.forward_embedded(x, floor)
         return rank, suit
 
     def forward_embedded(self, x: np.ndarray, floor: float | None = None
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(N, 3, CNN_H, CNN_W) patches -> mean rank (N, 14) and suit (N, 5) probabilities and the first
+        """(N, 3, h, w) patches -> mean rank (N, 14) and suit (N, 5) probabilities and the first
         member's (N, D) hidden-layer embedding, one batched pass per member.
 
         Cascade (speed): later members only see the patches that could still reach `floor`, the least

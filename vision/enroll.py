@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.cnn import DEFAULT_CNN, CnnModel, cut_cnn_patches
+from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
@@ -60,7 +60,7 @@ def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], pr
     for i, (path, (rank, suit)) in enumerate(photos):
         frame = load_image(path)
         cands = index_candidates(frame)[0]  # as the recognizer finds them: a lone card's by its outline
-        pr, ps, emb = base.forward_embedded(cut_cnn_patches(frame, cands)[0])
+        pr, ps, emb = base.forward_embedded(base.patches(frame, cands)[0])
         r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
         index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
         corner = _most_index_like(cands, index_like, corners)
@@ -106,7 +106,7 @@ class EnrolledModel:
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        x, redness = cut_cnn_patches(frame, cands)
+        x, redness = self.base.patches(frame, cands)
         # agreement raises CNN confidences from low_threshold up, never those below it
         low = self.prototypes.low_threshold
         pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, low))

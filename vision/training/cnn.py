@@ -158,10 +158,18 @@ def one_cycle(net: nn.Module, x: np.ndarray, shape: tuple[int, int, int],
 def _probabilities(net: IndexNet | CnnModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = rows.astype(np.float32).reshape(-1, 3, CNN_H, CNN_W)
     if isinstance(net, CnnModel):
-        return net.forward(x)
+        return net.forward(_resized(x, net.size))
     with torch.no_grad():
         lr, ls, _ = net(torch.from_numpy(x))
     return lr.softmax(1).numpy(), ls.softmax(1).numpy()
+
+
+def _resized(x: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Patches (N, 3, h, w) at another size (w, h): a miner trained at another resolution reads these."""
+    if x.shape[3:1:-1] == size:
+        return x
+    hwc = x.transpose(0, 2, 3, 1)
+    return np.stack([cv2.resize(p, size, interpolation=cv2.INTER_AREA) for p in hwc]).transpose(0, 3, 1, 2)
 
 
 def junk_scorer(net: IndexNet | CnnModel) -> JunkScore:
