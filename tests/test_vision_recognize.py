@@ -19,6 +19,7 @@ from vision.outline import CardOutline
 from vision.recognize import UNKNOWN, Recognizer, in_colour
 from vision.sources import load_image
 from vision.synthetic import PlacedCard, SceneStyle, random_layout, render, scene_calibration
+from vision.synthetic import _faces as synthetic_faces
 from vision.tracking import DuplicateCard, TableTracker
 
 DATA = Path(__file__).parent / "data" / "cards"
@@ -211,7 +212,8 @@ def test_the_recheck_takes_the_mean_of_four_shifted_reads(recognizer: Recognizer
     k = len(recognize._JITTERS)
     shifted = [recognize.jittered(c, dx, dy) for c in cands for dx, dy in recognize._JITTERS]
     spr, sps, _ = recognizer.model.score(frame, shifted, 0.0)
-    each = (spr[np.arange(len(shifted)), np.repeat(r, k)] * sps[np.arange(len(shifted)), np.repeat(s, k)]).reshape(-1, k)
+    rows = np.arange(len(shifted))
+    each = (spr[rows, np.repeat(r, k)] * sps[rows, np.repeat(s, k)]).reshape(-1, k)
     i = int(np.argmax(each.max(1) - each.min(1)))  # the candidate whose four reads differ most
     assert each[i].max() - each[i].min() > 0.05
     got = recognizer._jittered_confidence(frame, [cands[i]], r[i:i + 1], s[i:i + 1], 0.0)
@@ -299,3 +301,19 @@ def test_a_face_down_card_is_not_handed_to_the_general_proposer(monkeypatch: pyt
     recognizer.read(fan)
     assert len(blacked) == 1 and len(blacked[0]) == 2  # the 7D (read) and the back
 
+
+
+def test_a_calibrated_table_reads_a_fan_as_an_uncalibrated_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calibration narrows the glyph sizes searched for; it must not lose a card. In a fan (the shipped
+    faces) a KC's 'K' runs into the next card's edge and is cut off it 0.7 L high: with the least glyph at
+    0.55 L that cut was too small for a calibrated table and the card was lost."""
+    from vision.training import decks
+    styles: list[SceneStyle] = []
+    random_style = decks._random_style
+    monkeypatch.setattr(decks, "_random_style", lambda rng: styles.append(random_style(rng)) or styles[-1])
+    frame, truth = decks.fanned_cards(decks.Design("shipped", dict(synthetic_faces())), 18)[17]
+    cal = scene_calibration(styles[17])
+    calibrated = Recognizer(glyph_px=cal.glyph_px(), card_area=cal.card_area)
+    uncalibrated = {c.card for c in Recognizer().read(frame)}
+    assert "KC" in uncalibrated
+    assert {c.card for c in calibrated.read(frame)} >= uncalibrated

@@ -31,9 +31,14 @@ class Calibration:
         return self.card_width_px * self.card_height_px
 
     def glyph_px(self) -> tuple[float, float]:
-        """Expected rank-glyph size range: the index spacing L is card width / 6.4 on standard faces."""
+        """Expected rank-glyph size range: the index spacing L is card width / 6.4 on standard faces.
+
+        The proposer's least glyph sizes follow from the lower bound (a blob's, and a glyph's cut from a
+        blob it ran into). At 0.55 L a fanned card's suit cut off the card's edge beside it was too small:
+        on 32 deck designs never trained on, calibrated fans read 2,409 cards against 2,509 uncalibrated;
+        from 0.4 L down they read as uncalibrated (2,509; dondorf 69 -> 86 of 100)."""
         L = self.card_width_px / CARD_W_L
-        return 0.55 * L, 1.7 * L
+        return 0.4 * L, 1.7 * L
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
