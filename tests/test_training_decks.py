@@ -58,13 +58,13 @@ def test_frames_show_eight_separated_cards_of_the_design_with_their_truth(tmp_pa
     [design] = load_designs(tmp_path, {"drawn": frozenset()})
     frames = separated_cards(design, 3)
     assert len(frames) == 3
-    for frame, truth in frames:
+    for frame, truth, _ in frames:
         assert frame.shape == (720, 1280, 3)
         assert len(truth) == len(set(truth)) == 8 and set(truth) <= set(CARDS)
         paper = (frame.min(axis=2) > 170).astype(np.uint8)  # the drawn cards' white faces
         n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
         assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 8  # eight cards, none touching another
-    assert [t for _, t in frames] == [t for _, t in separated_cards(design, 3)]  # the same frames every run
+    assert [s.truth for s in frames] == [s.truth for s in separated_cards(design, 3)]  # the same frames every run
 
 
 def test_fans_show_the_designs_cards_in_two_fans(tmp_path: Path) -> None:
@@ -73,13 +73,13 @@ def test_fans_show_the_designs_cards_in_two_fans(tmp_path: Path) -> None:
     _write_design(tmp_path, "drawn", CARDS)
     [design] = load_designs(tmp_path, {"drawn": frozenset()})
     frames = fanned_cards(design, 2)
-    for frame, truth in frames:
+    for frame, truth, _ in frames:
         assert frame.shape == (720, 1280, 3)
         assert len(truth) == len(set(truth)) == len(CARDS) and set(truth) <= set(CARDS)
         paper = (frame.min(axis=2) > 170).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
         assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 2  # two fans, each one region of overlapping cards
-    assert [t for _, t in frames] == [t for _, t in fanned_cards(design, 2)]  # the same frames every run
+    assert [s.truth for s in frames] == [s.truth for s in fanned_cards(design, 2)]  # the same frames every run
 
 
 def test_the_command_measures_fans_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,7 +91,7 @@ def test_the_command_measures_fans_too(tmp_path: Path, capsys: pytest.CaptureFix
 def test_a_design_with_fewer_cards_shows_them_all() -> None:
     face = np.full((FACE_H, FACE_W, 3), 255, np.uint8)
     design = Design("small", {"AS": face, "KH": face})
-    [(_, truth)] = separated_cards(design, 1)
+    [(_, truth, _)] = separated_cards(design, 1)
     assert sorted(truth) == ["AS", "KH"]
 
 
@@ -121,4 +121,20 @@ def test_the_command_measures_grey_frames_too(tmp_path: Path, monkeypatch: pytes
     assert seen == [False]
     assert main([str(tmp_path), "--frames", "1"]) == 0
     assert seen == [False, True]
+    assert capsys.readouterr().out.count("all 1 designs: ") == 2
+
+
+def test_the_command_reads_calibrated_to_each_frames_card_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`--calibrated`: each frame is read as a table calibrated to its card size would read it."""
+    _write_design(tmp_path, "svg-standard", CARDS)
+    glyphs: list[tuple[float, float] | None] = []
+    read = Recognizer.read
+    monkeypatch.setattr(Recognizer, "read", lambda self, frame: glyphs.append(self.glyph_px) or read(self, frame))
+    assert main([str(tmp_path), "--frames", "2", "--calibrated"]) == 0
+    [design] = load_designs(tmp_path)
+    assert glyphs == [s.calibration().glyph_px() for s in separated_cards(design, 2)]
+    assert glyphs[0] != glyphs[1]  # each frame its own card size
+    assert main([str(tmp_path), "--frames", "1"]) == 0
+    assert glyphs[-1] is None
     assert capsys.readouterr().out.count("all 1 designs: ") == 2

@@ -18,8 +18,7 @@ from vision import recognize
 from vision.outline import CardOutline
 from vision.recognize import UNKNOWN, Recognizer, in_colour
 from vision.sources import load_image
-from vision.synthetic import PlacedCard, SceneStyle, random_layout, render, scene_calibration
-from vision.synthetic import _faces as synthetic_faces
+from vision.synthetic import PlacedCard, SceneStyle, _faces, random_layout, render, scene_calibration
 from vision.tracking import DuplicateCard, TableTracker
 
 DATA = Path(__file__).parent / "data" / "cards"
@@ -303,16 +302,13 @@ def test_a_face_down_card_is_not_handed_to_the_general_proposer(monkeypatch: pyt
 
 
 
-def test_a_calibrated_table_reads_a_fan_as_an_uncalibrated_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_calibrated_table_reads_a_fan_as_an_uncalibrated_one() -> None:
     """Calibration narrows the glyph sizes searched for; it must not lose a card. In a fan (the shipped
     faces) a KC's 'K' runs into the next card's edge and is cut off it 0.7 L high: with the least glyph at
     0.55 L that cut was too small for a calibrated table and the card was lost."""
-    from vision.training import decks
-    styles: list[SceneStyle] = []
-    random_style = decks._random_style
-    monkeypatch.setattr(decks, "_random_style", lambda rng: styles.append(random_style(rng)) or styles[-1])
-    frame, truth = decks.fanned_cards(decks.Design("shipped", dict(synthetic_faces())), 18)[17]
-    cal = scene_calibration(styles[17])
+    from vision.training.decks import Design, fanned_cards
+    frame, _, style = fanned_cards(Design("shipped", dict(_faces())), 18)[17]
+    cal = scene_calibration(style)
     calibrated = Recognizer(glyph_px=cal.glyph_px(), card_area=cal.card_area)
     uncalibrated = {c.card for c in Recognizer().read(frame)}
     assert "KC" in uncalibrated

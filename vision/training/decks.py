@@ -15,15 +15,17 @@ import argparse
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-from vision.evaluate import evaluate
+from vision.evaluate import score_image, summarise
 from vision.glyphs import as_bgr
-from vision.model import load_model
+from vision.model import IndexModel, load_model
 from vision.recognize import Recognizer
-from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
+from vision.calibration import Calibration
+from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
 _NO_COURT_INDEX = frozenset(f"{r}{s}" for r in "JQK" for s in "SHDC")
@@ -67,7 +69,17 @@ def load_face(path: Path) -> np.ndarray:
     return cv2.resize(bgr.clip(0, 255).astype(np.uint8), (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
 
 
-def separated_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np.ndarray, list[str]]]:
+class Scene(NamedTuple):
+    frame: np.ndarray
+    truth: list[str]  # the cards in it
+    style: SceneStyle  # how it was drawn: its card size, table, light
+
+    def calibration(self) -> Calibration:
+        """The table's calibration, as `cardtable vision calibrate` would find it: the exact card size."""
+        return scene_calibration(self.style)
+
+
+def separated_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
     """Frames of 8 separated face-up cards of one design on a plain table, 1280x720 with cards 110-150 px
     wide (a table camera's scale), random table colour, tilt, light and blur; each with its true cards."""
     rng = np.random.default_rng(seed)
@@ -75,7 +87,7 @@ def separated_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np
     for k in range(frames):
         style = _random_style(rng)
         layout = random_layout(8, style, seed=seed * 1000 + k, names=sorted(design.faces))
-        out.append((render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout]))
+        out.append(Scene(render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout], style))
     return out
 
 
@@ -86,7 +98,7 @@ def _random_style(rng: np.random.Generator) -> SceneStyle:
                       table_bgr=tuple(int(v) for v in rng.integers(20, 160, 3)))  # type: ignore[arg-type]
 
 
-def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np.ndarray, list[str]]]:
+def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
     """Frames of two fans of 5 face-up cards each (10 distinct cards of one design), 1280x720: as a hand
     is held, each card turned 10-13 degrees from the one below it about a pivot 1.2 card widths below the
     cards' centres, which leaves each card's top-left index in view; the fans turned any way, the same
@@ -105,11 +117,18 @@ def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[tuple[np.nd
                 up = np.array([np.sin(np.radians(a)), -np.cos(np.radians(a))])
                 cx, cy = pivot + 1.2 * style.card_width * up
                 cards.append(PlacedCard(name, float(cx), float(cy), float(a)))
-        out.append((render(cards, style, seed=k, faces=design.faces)[0], [c.card for c in cards]))
+        out.append(Scene(render(cards, style, seed=k, faces=design.faces)[0], [c.card for c in cards], style))
     return out
 
 
 LAYOUTS = {"separated": separated_cards, "fan": fanned_cards}
+
+
+def _recognizer(model: IndexModel, scene: Scene, calibrated: bool) -> Recognizer:
+    if not calibrated:
+        return Recognizer(model)
+    cal = scene.calibration()
+    return Recognizer(model, glyph_px=cal.glyph_px(), card_area=cal.card_area)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -121,18 +140,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--layout", choices=sorted(LAYOUTS), default="separated",
                     help="8 separated cards per frame, or two fans of 5")
     ap.add_argument("--grey", action="store_true", help="the frames turned grey (a grey camera: no colour check)")
+    ap.add_argument("--calibrated", action="store_true",
+                    help="read each frame calibrated to its card size, as a table is (default: uncalibrated)")
     args = ap.parse_args(argv)
     designs = load_designs(args.root)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
-    recognizer = Recognizer(load_model(args.model)) if args.model else Recognizer()
+    model = load_model(args.model) if args.model else load_model()
     totals = np.zeros(3, int)
     for design in designs:
-        frames = LAYOUTS[args.layout](design, args.frames)
+        scenes = LAYOUTS[args.layout](design, args.frames)
         if args.grey:
-            frames = [(as_bgr(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)), t) for f, t in frames]
-        report = evaluate([(str(i), truth) for i, (_, truth) in enumerate(frames)],
-                          lambda key: frames[int(key)][0], recognizer.read)
+            scenes = [s._replace(frame=as_bgr(cv2.cvtColor(s.frame, cv2.COLOR_BGR2GRAY))) for s in scenes]
+        report = summarise([score_image(str(i), s.truth, _recognizer(model, s, args.calibrated).read(s.frame), 0.0)
+                            for i, s in enumerate(scenes)])
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
         totals += counts
         print(f"{design.name}: {counts[0]} cards, {counts[1]} read, {counts[2]} named wrong", flush=True)
