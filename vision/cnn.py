@@ -105,10 +105,11 @@ class CnnModel:
             raise ValueError(f"cannot load card model {path}: no member network")
         if "embedding" not in {o.name for o in self.nets[0].get_outputs()}:
             raise ValueError(f"cannot load card model {path}: its first member has no 'embedding' output")
-        sizes = {tuple(net.get_inputs()[0].shape[:1:-1]) for net in self.nets}  # (w, h) of (n, 3, h, w)
-        if len(sizes) != 1:
-            raise ValueError(f"cannot load card model {path}: its members read patches of different sizes {sizes}")
-        self.size: tuple[int, int] = sizes.pop()  # type: ignore[assignment]
+        sizes = {tuple(net.get_inputs()[0].shape[2:]) for net in self.nets}  # (h, w) of (n, 3, h, w)
+        if len(sizes) != 1 or not all(isinstance(d, int) for d in next(iter(sizes))):
+            raise ValueError(f"cannot load card model {path}: its members' patch sizes differ or vary: {sizes}")
+        ((h, w),) = sizes
+        self.size = (int(w), int(h))  # the patch size its networks read
         self.path = path
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None

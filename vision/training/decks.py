@@ -7,7 +7,7 @@ Listed are the designs with French suits in red and black and English indices (A
 prints German court letters (B, D for J, Q) or no index on its courts, those cards are left out.
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
-    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan]
+    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan] [--grey] [--calibrated]
 """
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.calibration import Calibration
 from vision.evaluate import score_image, summarise
 from vision.glyphs import as_bgr
 from vision.model import IndexModel, load_model
 from vision.recognize import Recognizer
-from vision.calibration import Calibration
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
@@ -70,6 +70,7 @@ def load_face(path: Path) -> np.ndarray:
 
 
 class Scene(NamedTuple):
+    """One rendered frame of a layout."""
     frame: np.ndarray
     truth: list[str]  # the cards in it
     style: SceneStyle  # how it was drawn: its card size, table, light
