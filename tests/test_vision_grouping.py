@@ -79,6 +79,20 @@ def test_a_card_read_on_two_corners_is_not_undone_by_a_fanned_card_on_it() -> No
     assert sorted(c.card for c in cards) == ["10D", UNKNOWN]
 
 
+def test_a_named_corner_and_its_opposite_guessing_the_same_card_confirm_it() -> None:
+    """As above, with the 2D's other corner declined but guessing 2D (a fan's top card: its far index read
+    surely, its own top index at 0.82): two prints agree, the 2D is read and the card lying on it is
+    another card. A guess of another card, or a doubted one, confirms nothing: the card stays unknown."""
+    top = index(100, 100)
+    two = IndexReading(_opposite(top), "2D", 1.0)
+    ten = IndexReading(index(100 + 0.8 * L, 100), "10D", 0.999)
+    cards = group_corners([two, ten, IndexReading(top, UNKNOWN, 0.82, guess="2D")])
+    assert sorted((c.card, len(c.corners)) for c in cards) == [("10D", 1), ("2D", 2)]
+    assert [c.card for c in group_corners([two, ten, IndexReading(top, UNKNOWN, 0.82, guess="2H")])] == [UNKNOWN]
+    doubted = IndexReading(top, UNKNOWN, 0.82, doubted=True, guess="2D")
+    assert [c.card for c in group_corners([two, ten, doubted])] == [UNKNOWN]
+
+
 def test_a_fans_top_card_takes_back_its_far_index_from_the_card_below() -> None:
     """A KS lying on a 7D (a fan) shows both its indices; its far one implies nearly the 7D's outline. Read
     before the KS's own top index, it was grouped with the 7D, which became unknown (two names), and the

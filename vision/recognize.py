@@ -604,14 +604,17 @@ def _same_card_opposite(a: IndexReading, b: IndexReading) -> bool:
 
 def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReading]:
     """A card made unknown by readings naming two cards, where one name is read on two opposite corners of
-    it (two reads of two prints agree): that card, and each reading naming another card is that other card
+    it (two reads of two prints agree; one of them may be a declined corner guessing that name, as a fan's
+    top card's own index is beside its far one read surely: fans +2): that card, and each reading naming
+    another card is that other card
     (in a fan, a card lying on it whose index implies nearly the same outline). Not when a card of either
     name is `read` already (a deck printing four indices shows a fanned card's four, two cards' worth).
     Otherwise the card as it is."""
     named = [rd for rd in card.corners if rd.card != UNKNOWN]
     if card.card != UNKNOWN or len({rd.card for rd in named}) < 2:
         return [card]
-    agreed = {a.card for a, b in itertools.combinations(named, 2) if a.card == b.card and _two_corners(a, b)}
+    agreed = {a.card for a in named for b in card.corners
+              if b is not a and _reads_alike(a, b) and _two_corners(a, b)}
     if len(agreed) != 1:
         return [card]
     (name,) = agreed
@@ -622,6 +625,11 @@ def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReadin
     card.corners = [rd for rd in card.corners if rd.card in (name, UNKNOWN)]
     card.confidence = _either(*(rd.confidence for rd in card.corners if rd.card == name))
     return [card] + [CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]) for rd in others]
+
+
+def _reads_alike(named: IndexReading, other: IndexReading) -> bool:
+    """Does `other` name the card `named` names, or (declined, not doubted) guess it?"""
+    return other.card == named.card or (other.card == UNKNOWN and not other.doubted and other.guess == named.card)
 
 
 def _two_corners(a: IndexReading, b: IndexReading) -> bool:
