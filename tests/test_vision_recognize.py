@@ -301,7 +301,6 @@ def test_a_face_down_card_is_not_handed_to_the_general_proposer(monkeypatch: pyt
     assert len(blacked) == 1 and len(blacked[0]) == 2  # the 7D (read) and the back
 
 
-
 def test_a_calibrated_table_reads_a_fan_as_an_uncalibrated_one() -> None:
     """Calibration narrows the glyph sizes searched for; it must not lose a card. In a fan (the shipped
     faces) a KC's 'K' runs into the next card's edge and is cut off it 0.7 L high: with the least glyph at

@@ -606,10 +606,9 @@ def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReadin
     """A card made unknown by readings naming two cards, where one name is read on two opposite corners of
     it (two reads of two prints agree; one of them may be a declined corner guessing that name, as a fan's
     top card's own index is beside its far one read surely: fans +2): that card, and each reading naming
-    another card is that other card
-    (in a fan, a card lying on it whose index implies nearly the same outline). Not when a card of either
-    name is `read` already (a deck printing four indices shows a fanned card's four, two cards' worth).
-    Otherwise the card as it is."""
+    another card is that other card (in a fan, a card lying on it whose index implies nearly the same
+    outline). Not when a card of either name is `read` already (a deck printing four indices shows a
+    fanned card's four, two cards' worth). Otherwise the card as it is."""
     named = [rd for rd in card.corners if rd.card != UNKNOWN]
     if card.card != UNKNOWN or len({rd.card for rd in named}) < 2:
         return [card]

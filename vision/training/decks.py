@@ -23,7 +23,7 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.evaluate import score_image, summarise
 from vision.glyphs import as_bgr
-from vision.model import IndexModel, load_model
+from vision.model import load_model
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 
@@ -125,11 +125,11 @@ def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
 LAYOUTS = {"separated": separated_cards, "fan": fanned_cards}
 
 
-def _recognizer(model: IndexModel, scene: Scene, calibrated: bool) -> Recognizer:
-    if not calibrated:
-        return Recognizer(model)
+def _calibrated(recognizer: Recognizer, scene: Scene) -> Recognizer:
+    """`recognizer` (its networks, loaded once) calibrated to the scene's card size."""
     cal = scene.calibration()
-    return Recognizer(model, glyph_px=cal.glyph_px(), card_area=cal.card_area)
+    return Recognizer(recognizer.model, glyph_px=cal.glyph_px(), card_area=cal.card_area,
+                      suit_verifier=recognizer.suit_verifier, pip_network=recognizer.pip_network)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,14 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     designs = load_designs(args.root)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
-    model = load_model(args.model) if args.model else load_model()
+    recognizer = Recognizer(load_model(args.model)) if args.model else Recognizer()
     totals = np.zeros(3, int)
     for design in designs:
         scenes = LAYOUTS[args.layout](design, args.frames)
         if args.grey:
             scenes = [s._replace(frame=as_bgr(cv2.cvtColor(s.frame, cv2.COLOR_BGR2GRAY))) for s in scenes]
-        report = summarise([score_image(str(i), s.truth, _recognizer(model, s, args.calibrated).read(s.frame), 0.0)
-                            for i, s in enumerate(scenes)])
+        readers = [_calibrated(recognizer, s) if args.calibrated else recognizer for s in scenes]
+        report = summarise([score_image(str(i), s.truth, reader.read(s.frame), 0.0)
+                            for i, (s, reader) in enumerate(zip(scenes, readers))])
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
         totals += counts
         print(f"{design.name}: {counts[0]} cards, {counts[1]} read, {counts[2]} named wrong", flush=True)
