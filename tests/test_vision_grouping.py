@@ -7,6 +7,7 @@ import pytest
 
 from vision.glyphs import Blob, IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
+from vision.outline import CardOutline
 from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners, quad_from_index
 from vision.synthetic import FACE_W, PlacedCard, SceneStyle, _faces, render
 
@@ -206,3 +207,19 @@ def _four_index(face: np.ndarray) -> np.ndarray:
     turned = out[::-1, ::-1]
     out[-100:-10, 2:36] = turned[-100:-10, 2:36]
     return out
+
+
+def test_an_isolated_four_index_cards_third_index_read_beside_it_is_that_card() -> None:
+    """An isolated card holds its own two index corners; a deck printing four indices shows a third beside
+    one, which the general proposer may read off the outline's edge. The same name there is that card, not
+    a second copy; a card's width on, it is another card (a second deck)."""
+    top = index(100, 100)
+    bottom = _opposite(top)
+    outline = CardOutline(np.array(quad_from_index(top), np.float32))
+    on_outline = [IndexReading(top, "QS", 1.0), IndexReading(bottom, "QS", 1.0)]
+    on_card = {id(rd.candidate): outline for rd in on_outline}
+    beside = IndexReading(index(100 + 5.36 * L, 100), "QS", 0.9)
+    (card,) = group_corners(on_outline + [beside], on_card)
+    assert card.card == "QS" and len(card.corners) == 3
+    twin = IndexReading(index(100 + 6.4 * L, 100), "QS", 0.9)
+    assert [c.card for c in group_corners(on_outline + [twin], on_card)] == ["QS", "QS"]

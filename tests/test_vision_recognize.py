@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from glyph_helpers import RanksUnjudged
 from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
@@ -160,9 +161,10 @@ def test_agreeing_corners_of_a_lone_card_skip_the_recheck_in_colour_only(
 def test_two_corners_guessing_alike_name_a_card_neither_names_alone() -> None:
     """A recognizer whose threshold no reading reaches names nothing from one corner; a lone card whose two
     corners both guess it (at PAIR_LOW or more, re-checked) is named all the same, in colour. In a grey
-    frame there are no guesses (a 3S read 3C at both corners there), and the card stays unknown."""
+    frame there are no guesses (a 3S read 3C at both corners there), and the card stays unknown. (The rank
+    verifier here confirms no declined reading, test_vision_ranks.py.)"""
     frame, _ = render([PlacedCard("KC", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
-    never_sure = Recognizer(threshold=1.000001)  # (a court: no pips name it instead, pips.py)
+    never_sure = Recognizer(threshold=1.000001, rank_verifier=RanksUnjudged())  # (a court: no pips name it, pips.py)
     (card,) = never_sure.read(frame)
     assert card.card == "KC" and [(rd.card, rd.guess) for rd in card.corners] == [(UNKNOWN, "KC")] * 2
     grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)

@@ -1,13 +1,14 @@
 """The suit verifier (vision/suits.py): the suit glyph cut at its own size, a second opinion on the
-suit that can only make a card unknown, never name one."""
+suit that makes a card unknown, and never names one alone (with the rank verifier it confirms a declined
+reading: test_vision_ranks.py)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
+from glyph_helpers import RanksUnjudged, disc_index
 from vision.glyphs import Blob, IndexCandidate
 from vision.model import SUITS
 from vision.recognize import UNKNOWN, Recognizer
@@ -15,23 +16,9 @@ from vision.suits import SUIT_PATCH, SuitVerifier, cut_suit_patches
 from vision.synthetic import PlacedCard, SceneStyle, render
 
 
-def _disc_index(scale: float) -> tuple[np.ndarray, IndexCandidate]:
-    """A white frame with a black 'rank' bar above a black disc 'suit', `scale` times a 10 px L."""
-    img = np.full((int(200 * scale), int(200 * scale), 3), 240, np.uint8)
-    rank_y, suit_y, x = 80 * scale, 90 * scale, 100 * scale
-    cv2.rectangle(img, (int(x - 2 * scale), int(rank_y - 4 * scale)), (int(x + 2 * scale), int(rank_y + 4 * scale)),
-                  (20, 20, 20), -1)
-    radius = 3 * scale
-    cv2.circle(img, (int(x), int(suit_y)), int(radius), (20, 20, 20), -1, cv2.LINE_AA)
-    area = int(np.pi * radius ** 2)
-    rank = Blob(x, rank_y, int(x - 2 * scale), int(rank_y - 4 * scale), int(4 * scale), int(8 * scale), 32)
-    suit = Blob(x, suit_y, int(x - radius), int(suit_y - radius), int(2 * radius), int(2 * radius), area)
-    return img, IndexCandidate(rank, suit)
-
-
 def test_the_patch_is_the_suit_glyph_centred_at_any_size() -> None:
     """The same index at two sizes gives the same patch: the disc centred, filling the same share."""
-    patches = [cut_suit_patches(*(lambda im, c: (im, [c]))(*_disc_index(s)))[0] for s in (1.5, 4.0)]
+    patches = [cut_suit_patches(*(lambda im, c: (im, [c]))(*disc_index(s)))[0] for s in (1.5, 4.0)]
     for p in patches:
         ink = p.mean(axis=0) < -0.25  # darker than half the paper level
         ys, xs = np.nonzero(ink)
@@ -135,10 +122,13 @@ def test_one_doubted_corner_is_enough() -> None:
 
 
 def test_a_doubted_guess_names_nothing() -> None:
-    """Two corners guessing the same card name it only if the suit verifier doubts neither guess."""
+    """Two corners guessing the same card name it only if the suit verifier doubts neither guess (the
+    threshold is out of reach and the rank verifier confirms nothing, so both corners stay guesses)."""
     frame, _ = render([PlacedCard("KC", 300, 200, 20)], SceneStyle(size=(600, 400), card_width=120), seed=6)
-    assert [c.card for c in Recognizer(threshold=1.000001).read(frame)] == ["KC"]  # (a court: no pips)
-    (card,) = Recognizer(threshold=1.000001, suit_verifier=_DoubtsTheFirst()).read(frame)
+    guessing = Recognizer(threshold=1.000001, rank_verifier=RanksUnjudged())
+    assert [c.card for c in guessing.read(frame)] == ["KC"]  # (a court: no pips)
+    (card,) = Recognizer(threshold=1.000001, suit_verifier=_DoubtsTheFirst(), rank_verifier=guessing.rank_verifier
+                         ).read(frame)
     assert card.card == UNKNOWN and sorted(str(rd.guess) for rd in card.corners) == ["KC", "None"]
 
 

@@ -76,6 +76,21 @@ def over_paper(raw: np.ndarray, paper: np.ndarray) -> np.ndarray:
     return x
 
 
+def glyph_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int],
+                  extent: tuple[float, float, float, float]) -> np.ndarray:
+    """(N, 3, h, w) network input of one glyph per candidate (the verifiers' and the pip network's):
+    `extent` around the index centre resampled upright to `size` (w, h), over the patch's bright paper
+    level (its 95th percentile), minus 0.5."""
+    n = len(cands)
+    w, h = size
+    if n == 0:
+        return np.zeros((0, 3, h, w), np.float32)
+    raw = upright_patches(bgr, cands, size, extent, cv2.INTER_AREA)
+    k = w * h * 95 // 100
+    paper = np.maximum(np.partition(patch_ink(raw).reshape(n, -1), k, axis=1)[:, k], 12).astype(np.float32)
+    return over_paper(raw, paper)
+
+
 class CnnModel:
     """An ensemble of ONNX two-headed index CNNs (rank + junk, suit + junk; probabilities averaged:
     members disagree on what they have not learnt, which lowers confidence exactly there) and the

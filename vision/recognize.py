@@ -15,6 +15,7 @@ from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indic
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
+from vision.ranks import RankVerifier
 from vision.suits import SuitNetwork, SuitVerifier
 
 UNKNOWN = "unknown"
@@ -31,8 +32,9 @@ class IndexReading:
     candidate: IndexCandidate
     card: str  # "QS" or UNKNOWN
     confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
-    # the suit verifier (suits.py) named another suit: `card` is UNKNOWN, and so is its card, unless the suit
-    # the verifier sees is that of the card its other corners name
+    # the suit verifier (suits.py) named another suit, or the rank verifier (ranks.py) another rank: `card` is
+    # UNKNOWN, and so is its card, unless the suit the suit verifier sees is that of the card its other corners
+    # name
     doubted: bool = False
     # an UNKNOWN reading's best guess, if the card's other corner may confirm it; a doubted reading's rank
     # with the suit the verifier sees (which may support the card its other corner names)
@@ -129,6 +131,14 @@ _TOP_SPAN_L = (4.0, 6.0)
 # agree. In colour frames only. Picked on 'val' and 'train' and the 32 deck designs: at 0.7 +1 card each,
 # none wrong; at 0.6 a JS both of whose corners an unlike deck's spade made JC (0.76, 0.62) was named.
 PAIR_LOW = 0.7
+# A reading the index CNN declines (after the re-check) at this confidence or more is named when both
+# glyph verifiers, each seeing its own glyph alone at ~24 px per L, read its rank and suit at VERIFIED or
+# more, and no index of another card in the frame names that card. Picked on the deck designs and the photos: at
+# 0.9 fans read +101 but 5 new wrong cards (courts and jolly-royal's spade-like clubs); at 0.98 none; at
+# 0.99 12 fewer. Two rescued readings of a card read elsewhere were a second corner grouped with the
+# wrong card (a 'train' photo's JC lost) and a second QS.
+RESCUE_LOW = 0.5
+VERIFIED = 0.98
 # The index grid's cuts naming a card that are re-checked, per corner (the best of them counts).
 GRID_RECHECKED = 3
 # A card named by its pips: the suit network's mean probability of their suit.
@@ -206,6 +216,12 @@ def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
     return any(math.hypot(p.cx - q.cx, p.cy - q.cy) <= near for p in (a.rank, a.suit) for q in (b.rank, b.suit))
 
 
+def _of_one_card(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Could a and b be indices of one card: one index cut twice, the card's two opposite corners (implying
+    the same card centre), or the two top indices of a card printed with four?"""
+    return _same_index(a, b) or _same_card_opposite(a, b) or _top_corners(a, b)
+
+
 def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b the indices of two cards fanned or spread side by side: pointing the same way, and
     further apart than two readings of one index can be? (A card's own two indices point apart.)"""
@@ -226,12 +242,14 @@ class Recognizer:
 
     def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
                  glyph_px: tuple[float, float] | None = None, card_area: float | None = None,
-                 suit_verifier: SuitVerifier | None = None, pip_network: SuitNetwork | None = None) -> None:
+                 suit_verifier: SuitVerifier | None = None, pip_network: SuitNetwork | None = None,
+                 rank_verifier: RankVerifier | None = None) -> None:
         """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
-        without them any glyph and card size is accepted. `suit_verifier`, `pip_network`: default the
-        shipped ones."""
+        without them any glyph and card size is accepted. `suit_verifier`, `pip_network`, `rank_verifier`:
+        default the shipped ones."""
         self.model = model or load_model(DEFAULT_MODEL)
         self.suit_verifier = suit_verifier or SuitVerifier()
+        self.rank_verifier = rank_verifier or RankVerifier()
         self.pip_network = pip_network or SuitNetwork(DEFAULT_PIP_NET)
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
@@ -265,7 +283,7 @@ class Recognizer:
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
-        return _FrameReadings(self._doubt_suits(frame, readings), on_card, outlines, colourful)
+        return _FrameReadings(self._doubt(frame, readings), on_card, outlines, colourful)
 
     def _readings(self, frame: np.ndarray, cands: list[IndexCandidate], owners: list[int], colourful: bool,
                   threshold: float) -> list[IndexReading]:
@@ -283,7 +301,26 @@ class Recognizer:
         sure = np.flatnonzero(recheck)
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
                                                                       pair_low))
+        conf[self._verified(frame, cands, r, s, conf, threshold)] = threshold
         return self._select(cands, pr, ps, r, s, conf, threshold, pair_low)
+
+    def _verified(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
+                  conf: np.ndarray, threshold: float) -> np.ndarray:
+        """The declined readings (RESCUE_LOW <= conf < threshold) that both glyph verifiers confirm, as a
+        mask; not those whose card an index of another card names (see RESCUE_LOW)."""
+        card = r * (JUNK_SUIT + 1) + s
+        indexlike = (r != JUNK_RANK) & (s != JUNK_SUIT)
+        named = np.flatnonzero(indexlike & (conf >= threshold))
+        idx = [i for i in np.flatnonzero(indexlike & (conf >= RESCUE_LOW) & (conf < threshold))
+               if not any(card[j] == card[i] and not _of_one_card(cands[i], cands[j]) for j in named)]
+        out = np.zeros(len(cands), bool)
+        if idx:
+            declined = [cands[i] for i in idx]
+            rows = np.arange(len(idx))
+            rank_p = self.rank_verifier.probabilities(frame, declined)[rows, r[idx]]
+            suit_p = self.suit_verifier.probabilities(frame, declined)[rows, s[idx]]
+            out[idx] = (rank_p >= VERIFIED) & (suit_p >= VERIFIED)
+        return out
 
     def _classify(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float, colourful: bool
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -295,20 +332,24 @@ class Recognizer:
         conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
         return pr, ps, r, s, conf
 
-    def _doubt_suits(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
-        """The readings, those named with a suit the suit verifier doubts made unknown and `doubted`. They
-        group with their card as unknown readings do (by place, not by the doubted name: grouped by it, a
-        doubted reading took along another card of that name, 1 more right card lost on 'val', 4 on 'train').
-        An unknown reading's guess that it doubts is dropped: it can no longer name its card."""
+    def _doubt(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
+        """The readings, those named with a suit the suit verifier doubts, or a rank the rank verifier
+        doubts, made unknown and `doubted`. They group with their card as unknown readings do (by place, not
+        by the doubted name: grouped by it, a doubted reading took along another card of that name, 1 more
+        right card lost on 'val', 4 on 'train'). An unknown reading's guess that either doubts is dropped: it
+        can no longer name its card."""
         named = [i for i, rd in enumerate(readings) if rd.card != UNKNOWN or rd.guess]
-        doubted, seen = self.suit_verifier.judge(frame, [readings[i].candidate for i in named],
-                                                 [readings[i].guess or readings[i].card for i in named])
+        cands = [readings[i].candidate for i in named]
+        cards = [readings[i].guess or readings[i].card for i in named]
+        suit_doubted, seen = self.suit_verifier.judge(frame, cands, cards)
+        rank_doubted = self.rank_verifier.doubts(frame, cands, cards)
         out = list(readings)
-        for i, doubt, suit in zip(named, doubted, seen):
-            if doubt and out[i].guess:
+        for i, doubt_suit, doubt_rank, suit in zip(named, suit_doubted, rank_doubted, seen):
+            if (doubt_suit or doubt_rank) and out[i].guess:
                 out[i] = replace(out[i], guess=None)
-            elif doubt:  # (a '10' doubted for a suit in its rank keeps no guess: it is no '10' at all)
-                seen_as = out[i].card[:-1] + SUITS[suit] if SUITS[suit] != out[i].card[-1] else None
+            elif doubt_suit or doubt_rank:  # (a '10' doubted for a suit in its rank keeps no guess: it is no '10')
+                # the verifier's suit may support the card the other corner names, unless the rank is doubted
+                seen_as = out[i].card[:-1] + SUITS[suit] if SUITS[suit] != out[i].card[-1] and not doubt_rank else None
                 out[i] = replace(out[i], card=UNKNOWN, doubted=True, guess=seen_as)
         return out
 
@@ -526,8 +567,14 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
         centre = centres[id(rd)] = _card_centre(rd.candidate)
         for card in cards:
             first = card.corners[0]
-            if id(first) not in centres:
-                continue  # an isolated card: it holds all of its own readings already
+            if id(first) not in centres:  # an isolated card: it holds its own two index corners, but a card
+                # printed with four indices shows a third beside one, which the general proposer may read
+                if rd.card != UNKNOWN and rd.card == card.card and any(_top_corners(rd.candidate, o.candidate)
+                                                                       for o in card.corners):
+                    _add_corner(card, rd, True)
+                    card.corners.append(rd)
+                    break
+                continue
             other = first.candidate
             if rd.card == card.card and _opposite_corners(rd.candidate, other):
                 _add_corner(card, rd, True)
@@ -585,8 +632,8 @@ def _reunite_opposite_corners(cards: list[CardReading]) -> None:
             continue
         for rd in [rd for rd in card.corners if rd.card != UNKNOWN]:
             home = next((other for other in cards if other.card == rd.card
-                         and any(_same_card_opposite(rd, o) or _top_corners(rd.candidate, o.candidate)
-                                 for o in other.corners)), None)
+                         and any(_same_card_opposite(rd.candidate, o.candidate)
+                                 or _top_corners(rd.candidate, o.candidate) for o in other.corners)), None)
             if home is not None:
                 card.corners.remove(rd)
                 home.corners.append(rd)
@@ -596,10 +643,10 @@ def _reunite_opposite_corners(cards: list[CardReading]) -> None:
             card.card, card.confidence = left[0].card, _either(*(rd.confidence for rd in left))
 
 
-def _same_card_opposite(a: IndexReading, b: IndexReading) -> bool:
+def _same_card_opposite(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b two opposite index corners of one card: pointing apart, implying the same card centre?"""
-    apart = float(np.hypot(*(_card_centre(a.candidate) - _card_centre(b.candidate))))
-    return _two_corners(a, b) and apart < max(a.candidate.length, b.candidate.length)
+    apart = float(np.hypot(*(_card_centre(a) - _card_centre(b))))
+    return _two_corners(a, b) and apart < max(a.length, b.length)
 
 
 def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReading]:
@@ -613,7 +660,7 @@ def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReadin
     if card.card != UNKNOWN or len({rd.card for rd in named}) < 2:
         return [card]
     agreed = {a.card for a in named for b in card.corners
-              if b is not a and _reads_alike(a, b) and _two_corners(a, b)}
+              if b is not a and _reads_alike(a, b) and _two_corners(a.candidate, b.candidate)}
     if len(agreed) != 1:
         return [card]
     (name,) = agreed
@@ -631,10 +678,10 @@ def _reads_alike(named: IndexReading, other: IndexReading) -> bool:
     return other.card == named.card or (other.card == UNKNOWN and not other.doubted and other.guess == named.card)
 
 
-def _two_corners(a: IndexReading, b: IndexReading) -> bool:
+def _two_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b two index corners of one card: pointing apart, further apart than one corner's cuts?"""
-    apart = math.dist(a.candidate.centre, b.candidate.centre) / max(a.candidate.length, b.candidate.length)
-    return _up_cos(a.candidate, b.candidate) < -_PARALLEL_COS and apart > _OTHER_CORNER_L
+    apart = math.dist(a.centre, b.centre) / max(a.length, b.length)
+    return _up_cos(a, b) < -_PARALLEL_COS and apart > _OTHER_CORNER_L
 
 
 def _name_by_agreeing_corners(card: CardReading) -> None:
@@ -645,7 +692,7 @@ def _name_by_agreeing_corners(card: CardReading) -> None:
     if len({rd.guess for rd in card.corners}) != 1:
         return
     for a, b in itertools.combinations(card.corners, 2):
-        if _two_corners(a, b):
+        if _two_corners(a.candidate, b.candidate):
             card.card = str(a.guess)
             card.confidence = _either(a.confidence, b.confidence)
             return

@@ -3,17 +3,17 @@
 The index CNN sees the whole index at ~10 px per L (the rank-to-suit distance), where a club and a spade
 differ by a few pixels; on a deck whose club it has never seen it can name a spade with full confidence,
 on both corners (and colour cannot tell the two apart). This network sees only the square of 1 L around
-the suit glyph's centre, at 24 px: a club's three lobes against a spade's point. It names no card; it
-only doubts one: where it names another suit, the reading and its card are unknown (see recognize.py).
+the suit glyph's centre, at 24 px: a club's three lobes against a spade's point. It never names a card
+alone: where it names another suit, the reading and its card are unknown; and with the rank verifier
+(ranks.py) it confirms a reading the index CNN declined (see recognize.py).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.cnn import one_thread_session, over_paper, patch_ink, softmax, upright_patches
+from vision.cnn import glyph_patches, one_thread_session, softmax
 from vision.glyphs import IndexCandidate, placed_index
 from vision.model import JUNK_SUIT, SUITS
 
@@ -32,14 +32,8 @@ DOUBT_OTHER = 0.5
 
 def cut_suit_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
     """(N, 3, SUIT_PATCH, SUIT_PATCH) network input: each candidate's suit glyph, upright in the index's
-    frame, over the patch's bright paper level, minus 0.5."""
-    n = len(cands)
-    if n == 0:
-        return np.zeros((0, 3, SUIT_PATCH, SUIT_PATCH), np.float32)
-    raw = upright_patches(bgr, cands, (SUIT_PATCH, SUIT_PATCH), _EXTENT, cv2.INTER_AREA)
-    k = SUIT_PATCH * SUIT_PATCH * 95 // 100
-    paper = np.maximum(np.partition(patch_ink(raw).reshape(n, -1), k, axis=1)[:, k], 12).astype(np.float32)
-    return over_paper(raw, paper)
+    frame."""
+    return glyph_patches(bgr, cands, (SUIT_PATCH, SUIT_PATCH), _EXTENT)
 
 
 class SuitNetwork:

@@ -129,7 +129,8 @@ def _calibrated(recognizer: Recognizer, scene: Scene) -> Recognizer:
     """`recognizer` (its networks, loaded once) calibrated to the scene's card size."""
     cal = scene.calibration()
     return Recognizer(recognizer.model, glyph_px=cal.glyph_px(), card_area=cal.card_area,
-                      suit_verifier=recognizer.suit_verifier, pip_network=recognizer.pip_network)
+                      suit_verifier=recognizer.suit_verifier, pip_network=recognizer.pip_network,
+                      rank_verifier=recognizer.rank_verifier)
 
 
 def main(argv: list[str] | None = None) -> int:

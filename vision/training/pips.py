@@ -5,7 +5,7 @@
 
 The pips of a card's field are suit shapes standing alone, upright in the card's half they lie in, often
 with their neighbours near. The suit verifier (suits.py) was taught that a suit with no rank above it is
-junk (a pip pair), so the pips get a network of their own, the verifier's shape (`SuitNet`) on the same
+junk (a pip pair), so the pips get a network of their own, the verifier's shape (`GlyphNet`) on the same
 patch (`suits.cut_suit_patches`: 1 L square around the glyph, the pip filling about `pips.PIP_L` of it):
 
 - positives: a suit drawn or from a DejaVu face (the shapes of `rendered_indices`), alone on paper or
