@@ -12,6 +12,7 @@ import pytest
 
 from vision.recognize import Recognizer, in_colour
 from vision.synthetic import FACE_H, FACE_W
+from vision.deck import PIQUET_DECK
 from vision.training.decks import Design, fanned_cards, load_designs, load_face, main, separated_cards
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
@@ -138,3 +139,17 @@ def test_the_command_reads_calibrated_to_each_frames_card_size(tmp_path: Path, m
     assert main([str(tmp_path), "--frames", "1"]) == 0
     assert glyphs[-1] is None
     assert capsys.readouterr().out.count("all 1 designs: ") == 2
+
+
+def test_the_command_lays_out_and_reads_the_chosen_decks_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """`--deck 32`: only the design's 7..A are laid out, read by a recognizer of that deck, also calibrated."""
+    _write_design(tmp_path, "svg-standard", CARDS)
+    assert sorted(load_designs(tmp_path, deck=PIQUET_DECK)[0].faces) == ["10C", "7D", "9S", "AC", "JS", "KD", "QH"]
+    decks: list[str] = []
+    read = Recognizer.read
+    monkeypatch.setattr(Recognizer, "read", lambda self, frame: decks.append(self.deck.name) or read(self, frame))
+    assert main([str(tmp_path), "--frames", "1", "--deck", "32", "--calibrated"]) == 0
+    assert main([str(tmp_path), "--frames", "1"]) == 0
+    assert decks == ["32", "52"]
+    assert "svg-standard: 7 cards, " in capsys.readouterr().out

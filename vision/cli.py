@@ -11,6 +11,7 @@ from typing import Any
 import cv2
 
 from vision.calibration import Calibration, calibrate
+from vision.deck import DECKS, deck_named
 from vision.detect import Detection, Detector
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
 from vision.model import DEFAULT_MODEL, IndexModel, load_model
@@ -39,7 +40,7 @@ def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer
     else:
         model = load_model(args.model)
     return Recognizer(model, threshold=args.threshold, glyph_px=cal.glyph_px() if cal else None,
-                      card_area=cal.card_area if cal else None)
+                      card_area=cal.card_area if cal else None, deck=deck_named(args.deck))
 
 
 def _calibration(args: argparse.Namespace) -> Calibration | None:
@@ -169,6 +170,8 @@ def register(subparsers: Any) -> None:
                        help="model: .json/.onnx CNN (default: generic) or enrolled .npz")
         p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
+        p.add_argument("--deck", choices=sorted(DECKS), default="52",
+                       help="the deck in play: 52 (A..K) or 32 (7..A, Färbeln); no other card is named")
         if json_flag:  # watch always prints JSON lines
             p.add_argument("--json", action="store_true", help="machine-readable output")
         if enroll:

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.deck import FULL_DECK, Deck
 from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indices
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
@@ -243,10 +244,10 @@ class Recognizer:
     def __init__(self, model: IndexModel | None = None, threshold: float | None = None,
                  glyph_px: tuple[float, float] | None = None, card_area: float | None = None,
                  suit_verifier: SuitVerifier | None = None, pip_network: SuitNetwork | None = None,
-                 rank_verifier: RankVerifier | None = None) -> None:
+                 rank_verifier: RankVerifier | None = None, deck: Deck = FULL_DECK) -> None:
         """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
         without them any glyph and card size is accepted. `suit_verifier`, `pip_network`, `rank_verifier`:
-        default the shipped ones."""
+        default the shipped ones. `deck`: the cards in play; no other card is named (vision/deck.py)."""
         self.model = model or load_model(DEFAULT_MODEL)
         self.suit_verifier = suit_verifier or SuitVerifier()
         self.rank_verifier = rank_verifier or RankVerifier()
@@ -254,6 +255,7 @@ class Recognizer:
         self.threshold = self.model.threshold if threshold is None else threshold
         self.glyph_px = glyph_px
         self.card_area = card_area
+        self.deck = deck
 
     def read_indices(self, frame: np.ndarray) -> list[IndexReading]:
         return self._read(frame).readings
@@ -327,6 +329,7 @@ class Recognizer:
         """Rank and suit probabilities, the likeliest rank and suit, and their joint confidence, 0 where the
         ink's colour contradicts the suit (`floor`: the lowest confidence that matters, see CnnModel.score)."""
         pr, ps, redness = self.model.score(frame, cands, floor)
+        pr = self.deck.restrict(pr)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
@@ -367,6 +370,7 @@ class Recognizer:
         # an enrolled model re-checks with the generic CNN's own probabilities: agreement with the deck's
         # prototypes may lower only the first-pass threshold, never relax the re-check
         pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, shifted, threshold)
+        pr = self.deck.restrict(pr)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]
@@ -467,8 +471,9 @@ class Recognizer:
 
     def _read_pips(self, frame: np.ndarray, outline: CardOutline, pips: Pips | None, colourful: bool
                    ) -> tuple[str, float] | None:
-        """A number card by its pips: their suit by the pip network at PIP_SUIT, and the ink's colour agreeing."""
-        if pips is None:
+        """A number card by its pips: their suit by the pip network at PIP_SUIT, and the ink's colour agreeing;
+        not a count of a rank outside the deck (five pips on a 32-card table: a pip missed or one too many)."""
+        if pips is None or pips.rank not in self.deck.ranks:
             return None
         suit, confidence = pips.suit(self.pip_network, frame, outline.width)
         if confidence < PIP_SUIT or not colour_consistent(SUITS.index(suit), pips.redness(), colourful):

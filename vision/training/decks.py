@@ -7,7 +7,7 @@ Listed are the designs with French suits in red and black and English indices (A
 prints German court letters (B, D for J, Q) or no index on its courts, those cards are left out.
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
-    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan] [--grey] [--calibrated]
+    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan] [--grey] [--calibrated] [--deck 32]
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.deck import DECKS, Deck, deck_named
 from vision.evaluate import score_image, summarise
 from vision.glyphs import as_bgr
 from vision.model import load_model
@@ -48,11 +49,12 @@ class Design:
     faces: dict[str, np.ndarray]  # FACE_W x FACE_H BGR by card name
 
 
-def load_designs(root: Path, designs: dict[str, frozenset[str]] = DESIGNS) -> list[Design]:
-    """The listed designs found under `root`, without their left-out cards."""
+def load_designs(root: Path, designs: dict[str, frozenset[str]] = DESIGNS, deck: Deck | None = None) -> list[Design]:
+    """The listed designs found under `root`, without their left-out cards (and those not in `deck`)."""
     out = []
     for name, skipped in sorted(designs.items()):
-        faces = {path.stem: load_face(path) for path in sorted((root / name).glob("*.png")) if path.stem not in skipped}
+        faces = {path.stem: load_face(path) for path in sorted((root / name).glob("*.png"))
+                 if path.stem not in skipped and (deck is None or deck.allows(path.stem))}
         if faces:
             out.append(Design(name, faces))
     return out
@@ -130,7 +132,7 @@ def _calibrated(recognizer: Recognizer, scene: Scene) -> Recognizer:
     cal = scene.calibration()
     return Recognizer(recognizer.model, glyph_px=cal.glyph_px(), card_area=cal.card_area,
                       suit_verifier=recognizer.suit_verifier, pip_network=recognizer.pip_network,
-                      rank_verifier=recognizer.rank_verifier)
+                      rank_verifier=recognizer.rank_verifier, deck=recognizer.deck)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,11 +146,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grey", action="store_true", help="the frames turned grey (a grey camera: no colour check)")
     ap.add_argument("--calibrated", action="store_true",
                     help="read each frame calibrated to its card size, as a table is (default: uncalibrated)")
+    ap.add_argument("--deck", choices=sorted(DECKS), default="52",
+                    help="lay out only this deck's cards and read them as a table playing with it")
     args = ap.parse_args(argv)
-    designs = load_designs(args.root)
+    deck = deck_named(args.deck)
+    designs = load_designs(args.root, deck=deck)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
-    recognizer = Recognizer(load_model(args.model)) if args.model else Recognizer()
+    recognizer = Recognizer(load_model(args.model) if args.model else None, deck=deck)
     totals = np.zeros(3, int)
     for design in designs:
         scenes = LAYOUTS[args.layout](design, args.frames)
