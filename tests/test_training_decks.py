@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.deck import PIQUET_DECK
 from vision.recognize import Recognizer, in_colour
 from vision.synthetic import FACE_H, FACE_W
-from vision.deck import PIQUET_DECK
 from vision.training.decks import Design, fanned_cards, load_designs, load_face, main, separated_cards
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
