@@ -12,7 +12,8 @@ import pytest
 
 from vision.outline import find_outlines
 from vision.pips import CARD_W, _standard_layout, find_pips
-from vision.recognize import UNKNOWN, CardReading, Recognizer
+from vision.readings import UNKNOWN, CardReading
+from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, render
 
 STYLE = SceneStyle(size=(800, 450), card_width=120)

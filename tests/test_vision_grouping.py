@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 
 from vision.glyphs import Blob, IndexCandidate
+from vision.grouping import group_corners
+from vision.index_pairs import quad_from_index
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.outline import CardOutline
-from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners, quad_from_index
+from vision.readings import UNKNOWN, IndexReading
+from vision.recognize import Recognizer
 from vision.synthetic import FACE_W, PlacedCard, SceneStyle, _faces, render
 
 L = 10.0  # px from rank to suit centre in these indices

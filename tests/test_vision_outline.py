@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 from vision.glyphs import Blob, IndexCandidate
+from vision.grouping import group_corners
 from vision.outline import CardOutline, corner_candidates, find_outlines, order_quad
-from vision.recognize import UNKNOWN, IndexReading, Recognizer, group_corners
+from vision.readings import UNKNOWN, IndexReading
+from vision.recognize import Recognizer
 from vision.synthetic import PlacedCard, SceneStyle, _faces, render, scene_calibration
 
 STYLE = SceneStyle(size=(800, 450), card_width=110)

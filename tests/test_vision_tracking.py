@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.detect import Detection, FaceDownGroup
-from vision.recognize import UNKNOWN, CardReading
+from vision.readings import UNKNOWN, CardReading
 from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, FaceDownPiles,
                              TableTracker, UnknownCards, Voter, diff_states, zone_state)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognize import CARD_W_L
+from vision.index_pairs import CARD_W_L
 
 Polygon = list[list[float]]
 

@@ -13,7 +13,8 @@ import numpy as np
 from vision.calibration import Calibration, foreground
 from vision.facedown import count_in_region
 from vision.glyphs import as_bgr
-from vision.recognize import UNKNOWN, CardReading, Recognizer
+from vision.readings import UNKNOWN, CardReading
+from vision.recognize import Recognizer
 from vision.sources import check_frame
 
 

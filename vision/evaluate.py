@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.recognize import UNKNOWN, CardReading
+from vision.readings import UNKNOWN, CardReading
 
 RANK_ALIASES = {"1": "A", "T": "10"}
 SPLITS = ("train", "val", "test")

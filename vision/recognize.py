@@ -1,11 +1,10 @@
-"""Read cards from their corner indices: classify every index candidate, keep the confident ones, and
-merge the two corners of one card. Below the model's threshold the answer is 'unknown', never a guess.
+"""Read cards from their corner indices: classify every index candidate, keep the confident ones, merge
+the corners of one card (grouping.py), and check each isolated card's face. Below the model's threshold
+the answer is 'unknown', never a guess.
 """
 from __future__ import annotations
 
-import itertools
-import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import NamedTuple
 
 import cv2
@@ -13,33 +12,17 @@ import numpy as np
 
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indices
+from vision.grouping import group_corners
+from vision.index_pairs import OTHER_CORNER_L, of_one_card, same_index
+from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
-from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 from vision.ranks import RankVerifier
+from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
 
-UNKNOWN = "unknown"
-# Card geometry in units of L, the rank-to-suit centroid distance of the index (measured on standard
-# poker-size faces: W = 6.4 L, H = 9.6 L, index centre 0.52 L right of and 1.5 L below the corner).
-CARD_W_L, CARD_H_L = 6.4, 9.6
-INDEX_RIGHT_L, INDEX_DOWN_L = 0.52, 1.5
 # An index that is at least this likely to be a real index (whatever its class) is reported as unknown.
 INDEX_LIKELY = 0.7
-
-
-@dataclass(frozen=True)
-class IndexReading:
-    candidate: IndexCandidate
-    card: str  # "QS" or UNKNOWN
-    confidence: float  # probability of `card`; for UNKNOWN, of the best guess (below the threshold)
-    # the suit verifier (suits.py) named another suit, or the rank verifier (ranks.py) another rank: `card` is
-    # UNKNOWN, and so is its card, unless the suit the suit verifier sees is that of the card its other corners
-    # name
-    doubted: bool = False
-    # an UNKNOWN reading's best guess, if the card's other corner may confirm it; a doubted reading's rank
-    # with the suit the verifier sees (which may support the card its other corner names)
-    guess: str | None = None
 
 
 class _FrameReadings(NamedTuple):
@@ -47,31 +30,6 @@ class _FrameReadings(NamedTuple):
     on_card: dict[int, CardOutline]  # by id of a reading's candidate: the isolated card it lies on
     outlines: list[CardOutline]  # every isolated card
     colourful: bool
-
-
-@dataclass
-class CardReading:
-    card: str
-    confidence: float
-    quad: list[list[float]]
-    corners: list[IndexReading] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, object]:
-        return {"card": self.card, "confidence": round(self.confidence, 4),
-                "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad]}
-
-
-def quad_from_index(c: IndexCandidate) -> list[list[float]]:
-    """Card outline implied by one corner index (clockwise from the index's corner)."""
-    ux, uy = c.up
-    rx, ry = -uy, ux
-    L = c.length
-    cx, cy = c.centre
-    tlx = cx - INDEX_RIGHT_L * L * rx + INDEX_DOWN_L * L * ux
-    tly = cy - INDEX_RIGHT_L * L * ry + INDEX_DOWN_L * L * uy
-    w, h = CARD_W_L * L, CARD_H_L * L
-    return [[tlx, tly], [tlx + w * rx, tly + w * ry], [tlx + w * rx - h * ux, tly + w * ry - h * uy],
-            [tlx - h * ux, tly - h * uy]]
 
 
 def in_colour(frame: np.ndarray) -> bool:
@@ -113,20 +71,7 @@ _GREY_SHARE = 0.99
 # no wrong card and read more, since the re-check also rejects some good readings).
 NO_RECHECK = 0.99
 # So do the two index corners of one isolated card naming the same card in a colour frame (two
-# independent reads agree; speed: the usual case of a card lying alone). They are at least this many L
-# apart (diagonally opposite corners: ~11 L), so a corner never confirms itself.
-_OTHER_CORNER_L = 3.0
-# Two readings pointing the same way (cosine above this) at least _SAME_INDEX_L apart are two cards'
-# indices, not one index read twice (readings of one index share the index's centre to a fraction of L).
-_PARALLEL_COS = 0.8
-_SAME_INDEX_L = 0.5
-# Two glyphs this close (in L) are one glyph (cut two ways, a '10' moves its centre by ~0.35 L); a tight
-# fan's indices lie ~0.8 L apart or more.
-_SAME_GLYPH_L = 0.45
-# The two top indices of a card printed with four lie this far apart across the card (in L; 5.36 on
-# standard faces, 4.29 on dondorf's: at 4.3 its 3S in a fan was two cards). Two cards side by side,
-# touching, put their top-left indices 6.4 L apart: a second deck's twin there stays a second card.
-_TOP_SPAN_L = (4.0, 6.0)
+# independent reads agree; speed: the usual case of a card lying alone), OTHER_CORNER_L apart at least.
 # An unknown reading's guess at least this confident (after the re-check, and not doubted by the suit
 # verifier) names its card when the card's opposite corner guesses the same: two reads of two prints
 # agree. In colour frames only. Picked on 'val' and 'train' and the 32 deck designs: at 0.7 +1 card each,
@@ -167,75 +112,9 @@ def _confirmed_by_other_corner(cands: list[IndexCandidate], owners: np.ndarray, 
     length = np.array([cands[i].length for i in on_card], np.float64)
     owner, name = owners[on_card], card[on_card]
     same = (owner[:, None] == owner[None, :]) & (name[:, None] == name[None, :])
-    apart = np.linalg.norm(centre[:, None] - centre[None, :], axis=2) > _OTHER_CORNER_L * length[:, None]
+    apart = np.linalg.norm(centre[:, None] - centre[None, :], axis=2) > OTHER_CORNER_L * length[:, None]
     confirmed[on_card] = (same & apart).any(axis=1)
     return confirmed
-
-
-def _opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Could a and b be the two indices of one card (within a card diagonal, pointing apart)? Exactly
-    antiparallel ones may be further apart: a stretched image (resized to a square by dataset tools, or
-    a steep camera) shortens L along the index but not the card, by up to ~1/3."""
-    dot = _up_cos(a, b)
-    span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
-    diagonal = np.hypot(CARD_W_L, CARD_H_L)
-    return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
-
-
-def _top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Could a and b be the two top (or the two bottom) indices of one card printed with an index in every
-    corner: side by side, pointing the same way, a card's width less the two insets apart (6.4 - 2 x 0.52
-    = 5.36 L on standard faces; the span allows narrower and wider designs)? A fan's cards lie closer, and
-    are other cards (other names) anyway."""
-    if _up_cos(a, b) <= _PARALLEL_COS:
-        return False
-    sideways, upwards = _offset_in_card(a, b)
-    return _TOP_SPAN_L[0] <= abs(sideways) <= _TOP_SPAN_L[1] and abs(upwards) < 1.0
-
-
-def _offset_in_card(a: IndexCandidate, b: IndexCandidate) -> tuple[float, float]:
-    """Where a's centre lies from b's, in L along b's card-right and b's up."""
-    length = max(a.length, b.length)
-    dx, dy = a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]
-    ux, uy = b.up
-    return (dx * -uy + dy * ux) / length, (dx * ux + dy * uy) / length
-
-
-def _same_index(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Are a and b two cuts of one index (other blobs, same place), or does one glyph serve both (a '10'
-    paired with its suit, and its '0' with a pip beside it)? A glyph belongs to one index.
-
-    Plain arithmetic, most pairs decided by the first test: it runs for every reading against every
-    reading named before it."""
-    length = max(a.length, b.length)
-    apart = math.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / length
-    if apart > 1 + _SAME_GLYPH_L:  # glyphs lie 0.5 L from their index centre: no glyph of one near the other's
-        return False
-    if apart <= _SAME_INDEX_L:
-        return True
-    near = _SAME_GLYPH_L * length
-    return any(math.hypot(p.cx - q.cx, p.cy - q.cy) <= near for p in (a.rank, a.suit) for q in (b.rank, b.suit))
-
-
-def _of_one_card(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Could a and b be indices of one card: one index cut twice, the card's two opposite corners (implying
-    the same card centre), or the two top indices of a card printed with four?"""
-    return _same_index(a, b) or _same_card_opposite(a, b) or _top_corners(a, b)
-
-
-def _side_by_side(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Are a and b the indices of two cards fanned or spread side by side: pointing the same way, and
-    further apart than two readings of one index can be? (A card's own two indices point apart.)"""
-    return _up_cos(a, b) > _PARALLEL_COS and not _same_index(a, b)
-
-
-def _up_cos(a: IndexCandidate, b: IndexCandidate) -> float:
-    """Cosine between two indices' up directions: 1 side by side, -1 a card's two corners."""
-    return a.up[0] * b.up[0] + a.up[1] * b.up[1]
-
-
-def _card_centre(c: IndexCandidate) -> np.ndarray:
-    return np.mean(np.array(quad_from_index(c)), axis=0)
 
 
 class Recognizer:
@@ -314,7 +193,7 @@ class Recognizer:
         indexlike = (r != JUNK_RANK) & (s != JUNK_SUIT)
         named = np.flatnonzero(indexlike & (conf >= threshold))
         idx = [i for i in np.flatnonzero(indexlike & (conf >= RESCUE_LOW) & (conf < threshold))
-               if not any(card[j] == card[i] and not _of_one_card(cands[i], cands[j]) for j in named)]
+               if not any(card[j] == card[i] and not of_one_card(cands[i], cands[j]) for j in named)]
         out = np.zeros(len(cands), bool)
         if idx:
             declined = [cands[i] for i in idx]
@@ -393,7 +272,7 @@ class Recognizer:
             keys = {id(c.rank), id(c.suit)}
             if keys & used or not (sure[i] or is_index[i] >= INDEX_LIKELY):
                 continue
-            if any(_same_index(c, other) for other in named):  # tested last: hundreds of candidates are junk
+            if any(same_index(c, other) for other in named):  # tested last: hundreds of candidates are junk
                 continue
             if sure[i]:
                 readings.append(IndexReading(c, RANKS[r[i]] + SUITS[s[i]], float(conf[i])))
@@ -441,7 +320,7 @@ class Recognizer:
             named = [card for card in here if card.card != UNKNOWN]
             if outline.corners != (0, 2) or outline.paper < FACE_PAPER or len(here) > 1 and not named:
                 continue
-            if named and all(_court_on_both_corners(card) for card in named):
+            if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count (and a third of a bench frame's pip time)
             pips = find_pips(frame, outline)
             if named:
@@ -451,7 +330,7 @@ class Recognizer:
                         card.card = UNKNOWN
                     elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
                         card.card = UNKNOWN
-                    elif pips is None and not found.colourful and _number_on_one_corner(card):
+                    elif pips is None and not found.colourful and number_on_one_corner(card):
                         card.card = UNKNOWN
                 continue
             named_by_face = self._read_pips(frame, outline, pips, found.colourful)
@@ -514,7 +393,7 @@ class Recognizer:
         doubted, _ = self.suit_verifier.judge(frame, [cut for cut, _ in best], [name, name])
         if min(c for _, c in best) < PAIR_LOW or doubted.any():
             return None
-        return name, _either(*(c for _, c in best))
+        return name, either(*(c for _, c in best))
 
 
 def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = None, card_area: float | None = None
@@ -541,206 +420,3 @@ def general_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None, 
     for o in blacked_out:
         cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
     return propose_indices(frame, glyph_px, ink)
-
-
-def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
-    """Merge the two corner indices of one card. Readings on an isolated card's outline (`on_card`, by id
-    of the candidate) are that card, which takes the outline's quad, unless they name different cards
-    (two overlapping cards can look like one); others pair up by name and implied card centre.
-
-    Two corners of the very same card naming different cards contradict each other: that card becomes
-    unknown rather than either guess (unless one name is read on two opposite corners of it: then the
-    other reading is another card lying on it, `_split_off_other_cards`); so does a card one of whose
-    readings has its suit doubted, unless the suit the verifier sees there is the one the card's other
-    corners name (the index CNN misread that corner's suit; the verifier and the other corner agree).
-    """
-    on_card = _consistent_outlines(readings, on_card or {})
-    cards: list[CardReading] = []
-    by_outline: dict[int, CardReading] = {}
-    centres: dict[int, np.ndarray] = {}
-    for rd in sorted(readings, key=lambda x: (x.card == UNKNOWN, -x.confidence)):
-        outline = on_card.get(id(rd.candidate))
-        if outline is not None:
-            card = by_outline.get(id(outline))
-            if card is None:
-                by_outline[id(outline)] = card = CardReading(rd.card, rd.confidence, outline.to_list(), [])
-                cards.append(card)
-            else:
-                _add_corner(card, rd, rd.card == card.card)
-            card.corners.append(rd)
-            continue
-        centre = centres[id(rd)] = _card_centre(rd.candidate)
-        for card in cards:
-            first = card.corners[0]
-            if id(first) not in centres:  # an isolated card: it holds its own two index corners, but a card
-                # printed with four indices shows a third beside one, which the general proposer may read
-                if rd.card != UNKNOWN and rd.card == card.card and any(_top_corners(rd.candidate, o.candidate)
-                                                                       for o in card.corners):
-                    _add_corner(card, rd, True)
-                    card.corners.append(rd)
-                    break
-                continue
-            other = first.candidate
-            if rd.card == card.card and _opposite_corners(rd.candidate, other):
-                _add_corner(card, rd, True)
-                card.corners.append(rd)
-                break
-            if rd.card == card.card and _top_corners(rd.candidate, other):  # not a second card of that name
-                _add_corner(card, rd, True)
-                card.corners.append(rd)
-                if _offset_in_card(rd.candidate, other)[0] < 0:  # the card's outline from its top-left index
-                    card.quad = quad_from_index(rd.candidate)
-                break
-            if float(np.hypot(*(centre - centres[id(first)]))) / other.length < 1.0:
-                if _side_by_side(rd.candidate, other):
-                    if rd.card != card.card:
-                        continue  # a fan's next card: its implied outline nearly matches, it is another card
-                    card.corners.append(rd)  # the same card read twice: one index, or a second deck's twin
-                    break
-                _add_corner(card, rd, False)
-                card.corners.append(rd)
-                break
-        else:
-            cards.append(CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]))
-    _reunite_opposite_corners([c for c in cards if id(c.corners[0]) in centres])
-    read = {c.card for c in cards}
-    split: list[CardReading] = []
-    for card in cards:
-        parts = _split_off_other_cards(card, read)
-        read |= {c.card for c in parts}  # a second split naming the same card would make a duplicate
-        split += parts
-    cards = split
-    for card in cards:
-        if any(rd.doubted and rd.guess != card.card for rd in card.corners):
-            card.card = UNKNOWN
-        elif card.card == UNKNOWN:
-            _name_by_agreeing_corners(card)
-    named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
-    cards = [c for c in cards if c.card != UNKNOWN or not any(  # pips of a card we read are no news
-        cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]
-    for card in cards:
-        if len(card.corners) > 2 and id(card.corners[0]) in centres:  # outline from the most central corner
-            middle = np.array([centres[id(r)] for r in card.corners])
-            best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
-            card.quad = quad_from_index(card.corners[best].candidate)
-    return cards
-
-
-def _reunite_opposite_corners(cards: list[CardReading]) -> None:
-    """A reading that made a card unknown, naming another card whose opposite corner (the same card centre),
-    or on a deck printing four indices the index beside it on the same edge, reads that name too, is that
-    other card's corner: it moves there, and the card it left is named by its remaining corners again. (In a
-    fan the top card's far index implies a card centre close to that of the card below, and was grouped with
-    it when read before the top card's own index: the card below was lost.)"""
-    for card in cards:
-        if card.card != UNKNOWN or len({rd.card for rd in card.corners} - {UNKNOWN}) < 2:
-            continue
-        for rd in [rd for rd in card.corners if rd.card != UNKNOWN]:
-            home = next((other for other in cards if other.card == rd.card
-                         and any(_same_card_opposite(rd.candidate, o.candidate)
-                                 or _top_corners(rd.candidate, o.candidate) for o in other.corners)), None)
-            if home is not None:
-                card.corners.remove(rd)
-                home.corners.append(rd)
-                _add_corner(home, rd, True)
-        left = [rd for rd in card.corners if rd.card != UNKNOWN]
-        if left and len({rd.card for rd in left}) == 1:
-            card.card, card.confidence = left[0].card, _either(*(rd.confidence for rd in left))
-
-
-def _same_card_opposite(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Are a and b two opposite index corners of one card: pointing apart, implying the same card centre?"""
-    apart = float(np.hypot(*(_card_centre(a) - _card_centre(b))))
-    return _two_corners(a, b) and apart < max(a.length, b.length)
-
-
-def _split_off_other_cards(card: CardReading, read: set[str]) -> list[CardReading]:
-    """A card made unknown by readings naming two cards, where one name is read on two opposite corners of
-    it (two reads of two prints agree; one of them may be a declined corner guessing that name, as a fan's
-    top card's own index is beside its far one read surely: fans +2): that card, and each reading naming
-    another card is that other card (in a fan, a card lying on it whose index implies nearly the same
-    outline). Not when a card of either name is `read` already (a deck printing four indices shows a
-    fanned card's four, two cards' worth). Otherwise the card as it is."""
-    named = [rd for rd in card.corners if rd.card != UNKNOWN]
-    if card.card != UNKNOWN or len({rd.card for rd in named}) < 2:
-        return [card]
-    agreed = {a.card for a in named for b in card.corners
-              if b is not a and _reads_alike(a, b) and _two_corners(a.candidate, b.candidate)}
-    if len(agreed) != 1:
-        return [card]
-    (name,) = agreed
-    others = [rd for rd in named if rd.card != name]
-    if len({rd.card for rd in others}) != len(others) or read & {rd.card for rd in named}:
-        return [card]
-    card.card = name
-    card.corners = [rd for rd in card.corners if rd.card in (name, UNKNOWN)]
-    card.confidence = _either(*(rd.confidence for rd in card.corners if rd.card == name))
-    return [card] + [CardReading(rd.card, rd.confidence, quad_from_index(rd.candidate), [rd]) for rd in others]
-
-
-def _reads_alike(named: IndexReading, other: IndexReading) -> bool:
-    """Does `other` name the card `named` names, or (declined, not doubted) guess it?"""
-    return other.card == named.card or (other.card == UNKNOWN and not other.doubted and other.guess == named.card)
-
-
-def _two_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
-    """Are a and b two index corners of one card: pointing apart, further apart than one corner's cuts?"""
-    apart = math.dist(a.centre, b.centre) / max(a.length, b.length)
-    return _up_cos(a, b) < -_PARALLEL_COS and apart > _OTHER_CORNER_L
-
-
-def _name_by_agreeing_corners(card: CardReading) -> None:
-    """An unknown card whose two opposite index corners guess the same card (each at PAIR_LOW at least,
-    neither doubted, no other reading of it naming or guessing otherwise) takes that name."""
-    if any(rd.card != UNKNOWN or rd.doubted or not rd.guess for rd in card.corners):
-        return
-    if len({rd.guess for rd in card.corners}) != 1:
-        return
-    for a, b in itertools.combinations(card.corners, 2):
-        if _two_corners(a.candidate, b.candidate):
-            card.card = str(a.guess)
-            card.confidence = _either(a.confidence, b.confidence)
-            return
-
-
-def _number_on_one_corner(card: CardReading) -> bool:
-    """Is `card` a number card named so by one corner only?"""
-    return card.card[:-1].isdigit() and _corners_naming(card) < 2
-
-
-def _court_on_both_corners(card: CardReading) -> bool:
-    """Is `card` a court or an ace, named so by two of its corners? (A number card read as a jack on one
-    corner was bellot's; on two, none on the 32 designs.)"""
-    return card.card[:-1] in ("J", "Q", "K", "A") and _corners_naming(card) >= 2
-
-
-def _corners_naming(card: CardReading) -> int:
-    """How many of `card`'s corner readings name it."""
-    return sum(rd.card == card.card for rd in card.corners)
-
-
-def _either(*confidences: float) -> float:
-    """The confidence of a card named alike by independent readings: 1 - the chance that all are wrong."""
-    wrong = 1.0
-    for c in confidences:
-        wrong *= 1 - c
-    return 1 - wrong
-
-
-def _consistent_outlines(readings: list[IndexReading], on_card: dict[int, CardOutline]) -> dict[int, CardOutline]:
-    """`on_card` without the outlines whose corners name two different cards: such an outline is two
-    cards overlapping end to end, whose readings are grouped like any others."""
-    named: dict[int, set[str]] = {}
-    for rd in readings:
-        if id(rd.candidate) in on_card and rd.card != UNKNOWN:
-            named.setdefault(id(on_card[id(rd.candidate)]), set()).add(rd.card)
-    return {k: o for k, o in on_card.items() if len(named.get(id(o), ())) <= 1}
-
-
-def _add_corner(card: CardReading, rd: IndexReading, same_name: bool) -> None:
-    """Another corner reading of `card`: agreement raises the confidence, a contradiction makes it unknown."""
-    if same_name:
-        if card.card != UNKNOWN:
-            card.confidence = _either(card.confidence, rd.confidence)
-    elif UNKNOWN not in (rd.card, card.card):
-        card.card = UNKNOWN

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from vision.detect import Detection, FaceDownGroup
-from vision.recognize import UNKNOWN
+from vision.readings import UNKNOWN
 
 OFF_ZONE = "table"
 
