@@ -1,13 +1,17 @@
 """Camera sources: image folders, bad input, a camera that vanishes and comes back, synthetic scenes."""
 from __future__ import annotations
 
+import re
+import sys
+import types
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.sources import ImageFolderSource, ReconnectingSource, VideoCaptureSource, check_frame, frames, load_image
+from vision.sources import (ImageFolderSource, Picamera2Source, ReconnectingSource, VideoCaptureSource, check_frame,
+                            frames, load_image)
 from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, random_layout, render
 
 
@@ -22,16 +26,16 @@ class FlakyCamera:
         if self.left <= 0:
             return False, None
         self.left -= 1
-        return True, np.full((4, 4, 3), 7, np.uint8)
+        return True, np.full((16, 16, 3), 7, np.uint8)
 
     def release(self) -> None:
         self.released = True
 
 
 def test_folder_source_skips_broken_files(tmp_path: Path) -> None:
-    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((5, 6, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((16, 20, 3), np.uint8))
     (tmp_path / "b.png").write_bytes(b"not a png")
-    cv2.imwrite(str(tmp_path / "c.png"), np.full((5, 6, 3), 255, np.uint8))
+    cv2.imwrite(str(tmp_path / "c.png"), np.full((16, 20, 3), 255, np.uint8))
     src = ImageFolderSource(tmp_path)
     got = list(frames(src))
     assert [int(f.image.mean()) for f in got] == [0, 255]
@@ -51,6 +55,53 @@ def test_load_image_bad_input(tmp_path: Path, content: bytes | None) -> None:
 def test_zero_size_frame_rejected() -> None:
     with pytest.raises(ValueError, match="empty"):
         check_frame(np.zeros((0, 0, 3), np.uint8))
+
+
+@pytest.mark.parametrize(("frame", "why"), [
+    (np.zeros((1, 1, 3), np.uint8), "frame too small: 1x1 px"),
+    (np.zeros((8, 640), np.uint8), "frame too small: 640x8 px"),
+    (np.zeros((64, 64, 3), np.uint16), "not an 8-bit grey or BGR frame: uint16"),
+    (np.zeros((64, 64, 4), np.uint8), "not an 8-bit grey or BGR frame: uint8, shape (64, 64, 4)"),
+])
+def test_a_frame_no_card_can_be_read_from_is_refused_with_the_reason(frame: np.ndarray, why: str) -> None:
+    """(A 1x1 frame used to crash the outline finder, which works at a quarter of the size.)"""
+    with pytest.raises(ValueError, match=re.escape(why)):
+        check_frame(frame)
+    assert check_frame(np.zeros((16, 16), np.uint8)).shape == (16, 16)
+
+
+class _Picamera2:
+    """Stands in for picamera2.Picamera2 (which needs libcamera and a CSI camera): it lays a frame of the
+    scene out in memory as libcamera's format names mean it, little-endian ("RGB888": B, G, R per pixel)."""
+
+    def __init__(self) -> None:
+        self.config: dict[str, dict[str, object]] = {}
+
+    def create_video_configuration(self, main: dict[str, object]) -> dict[str, dict[str, object]]:
+        return {"main": main}
+
+    def configure(self, config: dict[str, dict[str, object]]) -> None:
+        self.config = config
+
+    def start(self) -> None: ...
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        w, h = self.config[stream]["size"]  # type: ignore[misc]
+        rgb = np.zeros((h, w, 3), np.uint8)
+        rgb[:, : w // 2] = (200, 20, 30)  # a red heart on the left half
+        return {"RGB888": rgb[..., ::-1], "BGR888": rgb}[str(self.config[stream]["format"])].copy()
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def test_the_pi_camera_hands_the_detector_bgr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=_Picamera2))
+    frame = Picamera2Source(size=(64, 48)).read()
+    assert frame is not None and frame.image.shape == (48, 64, 3)
+    b, g, r = frame.image[0, 0]
+    assert (r, g, b) == (200, 20, 30)  # red stays red for the suit colour check
 
 
 def test_camera_goes_offline_and_reconnects() -> None:

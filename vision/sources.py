@@ -43,9 +43,21 @@ def load_image(path: str | Path) -> np.ndarray:
     return img
 
 
+# A frame with a side shorter than this holds no readable card (the outline finder works at 1/4 size, where a
+# 1 px frame has no pixel left); a camera misconfigured so, or a truncated file, is a bad frame.
+MIN_FRAME_SIDE = 16
+
+
 def check_frame(image: np.ndarray | None) -> np.ndarray:
+    """`image` if it is a frame the detector can read (8-bit grey or BGR, both sides MIN_FRAME_SIDE or more);
+    a ValueError saying what is wrong with it otherwise."""
     if image is None or not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
         raise ValueError("empty or malformed frame")
+    if image.dtype != np.uint8 or image.ndim == 3 and image.shape[2] != 3:
+        raise ValueError(f"not an 8-bit grey or BGR frame: {image.dtype}, shape {image.shape}")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:
+        raise ValueError(f"frame too small: {w}x{h} px (at least {MIN_FRAME_SIDE} px a side)")
     return image
 
 
@@ -170,7 +182,10 @@ class _Picamera2Device:
         from picamera2 import Picamera2  # optional extra `cardtable[pi]`: imported only when used
 
         self.cam = Picamera2()
-        self.cam.configure(self.cam.create_video_configuration(main={"size": size, "format": "BGR888"}))
+        # libcamera names formats as DRM fourccs, little-endian: "RGB888" lies in memory as B, G, R, which is
+        # OpenCV's BGR (picamera2's maintainers, issue #191); "BGR888" is R, G, B, and would turn every red
+        # suit blue for the colour check
+        self.cam.configure(self.cam.create_video_configuration(main={"size": size, "format": "RGB888"}))
         self.cam.start()
 
     def read(self) -> tuple[bool, np.ndarray]:
