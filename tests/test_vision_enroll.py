@@ -114,6 +114,8 @@ def test_bad_enrolment_input(tmp_path: Path) -> None:
         enrollment_photos(tmp_path / "m.csv")
     blank = tmp_path / "deck"
     blank.mkdir()
+    with pytest.raises(ValueError, match="no photos in .*deck: one photo per card"):
+        enrollment_photos(blank)
     (blank / "QS.jpg").write_bytes(b"not a photo")
     with pytest.raises(ValueError, match="QS.jpg"):
         enroll(blank)

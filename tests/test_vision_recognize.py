@@ -102,7 +102,11 @@ def test_bad_input_is_a_clear_error(tmp_path: Path, recognizer: Recognizer) -> N
     with pytest.raises(ValueError, match="cannot load card model .*gone.onnx"):
         load_model(tmp_path / "ensemble.json")
     (tmp_path / "cal.json").write_text('{"frame_size": [1, 1]}')
-    with pytest.raises(ValueError, match="bad calibration"):
+    with pytest.raises(ValueError, match="bad calibration file .*cal.json: no 'card_width_px'"):
+        Calibration.load(tmp_path / "cal.json")
+    (tmp_path / "cal.json").write_text('{"frame_size": [640, 360], "card_width_px": 80, "card_height_px": 112, '
+                                       '"table_lab": [50, 0, 0], "table_lab_std": 3, "zones": 3}')
+    with pytest.raises(ValueError, match="bad calibration file"):
         Calibration.load(tmp_path / "cal.json")
     blank = np.full((50, 50, 3), 128, np.uint8)
     with pytest.raises(ValueError, match="no card"):

@@ -54,7 +54,9 @@ class Calibration:
                       card_height_px=float(raw["card_height_px"]), table_lab=tuple(raw["table_lab"]),
                       table_lab_std=float(raw["table_lab_std"]),
                       zones={str(k): [[float(x), float(y)] for x, y in v] for k, v in raw.get("zones", {}).items()})
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except KeyError as exc:
+            raise ValueError(f"bad calibration file {path}: no {exc} (run 'cardtable vision calibrate')") from exc
+        except (OSError, ValueError, TypeError, AttributeError) as exc:  # AttributeError: "zones" not a mapping
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
         if cal.card_width_px <= 0 or cal.card_height_px <= 0:
             raise ValueError(f"bad calibration file {path}: card size must be positive")

@@ -36,6 +36,8 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
     """A folder of photos named after their card (QS.jpg, 10H_2.png) or a path,rank,suit manifest."""
     if source.is_dir():
         photos = sorted(p for p in source.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not photos:
+            raise ValueError(f"no photos in {source}: one photo per card, named after it (QS.jpg, 10H_2.png)")
         return [(p, parse_card(p.stem)) for p in photos]
     if source.is_file():
         with open(source, newline="") as fh:
