@@ -6,8 +6,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from vision.detect import Detection, FaceDownGroup
+from vision.covered import CoveredCards
+from vision.detect import Detection, Detector, FaceDownGroup
 from vision.readings import UNKNOWN, CardReading
+from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
 from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, FaceDownPiles,
                              TableTracker, UnknownCards, Voter, diff_states, zone_state)
 
@@ -129,3 +131,34 @@ def test_unknown_cards_are_the_cards_beyond_those_read_by_name() -> None:
     assert diff_states({}, voted) == [UnknownCards(z, 1), CardPlaced("QS", z)]
     face_down_only = Voter(k=1, n=1).vote({"crib": Counter({"#down": 4})})
     assert face_down_only == {"crib": Counter({"#down": 4})}  # face-down cards are not unknown face-up ones
+
+
+def test_a_card_hidden_under_later_ones_stays_until_its_place_is_bare() -> None:
+    """A pegging pile on a calibrated table, read by the real detector: the 5H, its two indices covered by
+    the 9C and the KD played onto it, is no longer read but has not left; slid out from under them it has."""
+    style = SceneStyle(size=(960, 540), card_width=110)
+    detector = Detector(calibration=scene_calibration(style))
+    tracker = TableTracker(detector.detect, {"pile": [[200, 100], [760, 100], [760, 480], [200, 480]]}, k=1, n=1)
+    five, nine, king = (PlacedCard("5H", 400, 290, 0), PlacedCard("9C", 428, 336, 8), PlacedCard("KD", 378, 252, -6))
+    reports = []
+    for cards in ([five], [five, nine], [five, nine, king], [nine, king], []):
+        frame, _ = render(cards, style, seed=1)
+        reports.append([str(o) for _ in range(4) for o in tracker.process(frame)])  # settled after 2
+    assert "5H" not in {c.card for c in detector.detect(render([five, nine, king], style, seed=1)[0]).cards}
+    assert reports == [["5H placed in pile"], ["9C placed in pile"], ["KD placed in pile"],  # not "5H removed"
+                       ["5H removed from pile"], ["9C removed from pile", "KD removed from pile"]]
+
+
+def test_an_unreadable_card_where_a_hidden_card_lies_is_that_card() -> None:
+    covered = np.full((120, 320), 255, np.uint8)  # cards everywhere
+    cards = CoveredCards()
+    old = {"seat-1-play": Counter({"QS": 1})}
+    cards.keep({}, old, covered, [("seat-1-play", card_at("QS", 50, 50))])
+    now = {"seat-1-play": Counter({"#unknown": 1, "7D": 1})}
+    placed = [("seat-1-play", card_at(UNKNOWN, 52, 48)), ("seat-1-play", card_at("7D", 60, 60))]
+    assert cards.keep(old, now, covered, placed) == {"seat-1-play": Counter({"QS": 1, "7D": 1})}
+    assert cards.keep(old, now, None, placed) == now  # no calibrated table: nothing to tell hidden from gone
+    for mask, kept in ((covered, old), (np.zeros_like(covered), {})):  # hidden, or its place bare: taken away
+        remembered = CoveredCards()
+        remembered.keep({}, old, mask, [("seat-1-play", card_at("QS", 50, 50))])
+        assert remembered.keep(old, {}, mask, []) == kept

@@ -36,6 +36,8 @@ class FaceDownGroup:
 class Detection:
     cards: list[CardReading] = field(default_factory=list)
     face_down: list[FaceDownGroup] = field(default_factory=list)
+    # what is not bare table (255), with a calibrated table only: where cards lie, read or not
+    covered: np.ndarray | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"cards": [c.to_json() for c in self.cards], "face_down": [g.to_json() for g in self.face_down]}
@@ -62,14 +64,17 @@ class Detector:
         check_frame(frame)
         frame = as_bgr(frame)
         cards = self.recognizer.read(frame)
-        return Detection(cards, self._face_down(frame, cards) if self.calibration else [])
-
-    def _face_down(self, frame: np.ndarray, cards: list[CardReading]) -> list[FaceDownGroup]:
-        """Non-table regions of card size holding no index we saw; needs the calibrated table and scale."""
         cal = self.calibration
-        assert cal is not None
-        mask = foreground(frame, cal.table_lab, cal.table_lab_std)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cal is None:
+            return Detection(cards)
+        covered = foreground(frame, cal.table_lab, cal.table_lab_std)
+        return Detection(cards, self._face_down(frame, cards, covered, cal), covered)
+
+    def _face_down(self, frame: np.ndarray, cards: list[CardReading], covered: np.ndarray, cal: Calibration
+                   ) -> list[FaceDownGroup]:
+        """Non-table regions (of the `covered` mask) of card size holding no index we saw; needs the
+        calibrated table and scale."""
+        contours, _ = cv2.findContours(covered, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         centres = [np.mean(np.array([r.candidate.centre for r in c.corners] or c.quad), axis=0) for c in cards]
         groups: list[FaceDownGroup] = []
         for cnt in contours:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.covered import CoveredCards
 from vision.detect import Detection, FaceDownGroup
 from vision.readings import UNKNOWN
 
@@ -259,9 +260,10 @@ def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
 
 class TableTracker:
     """Feeds frames through change detection; once the scene has settled it recognises `n` frames,
-    counts face-down piles (`FaceDownPiles`), votes over those n reads, and reports how the voted state
-    changed: one report per settled scene, so a card that reads as unknown in a few of its frames makes
-    no 'removed' / 'placed' flicker. A settled, unchanged table costs one thumbnail."""
+    counts face-down piles (`FaceDownPiles`), votes over those n reads, keeps the cards hidden under
+    later ones (`CoveredCards`), and reports how the voted state changed: one report per settled scene,
+    so a card that reads as unknown in a few of its frames makes no 'removed' / 'placed' flicker. A
+    settled, unchanged table costs one thumbnail."""
 
     def __init__(self, detect: Callable[[np.ndarray], Detection], zones: dict[str, list[list[float]]],
                  k: int = 3, n: int = 5, settle_frames: int = 2) -> None:
@@ -270,6 +272,7 @@ class TableTracker:
         self.change = ChangeDetector()
         self.voter = Voter(k, n)
         self.piles = FaceDownPiles()
+        self.covered = CoveredCards()
         self.settle_frames = settle_frames
         self.state: ZoneState = {}
         self._still = 0
@@ -300,6 +303,8 @@ class TableTracker:
         self._flagged.update(dups)
         if self._reads_left:
             return new_dups
+        placed = [(zone_of(_centre(card.quad), self.zones), card) for card in det.cards]
+        voted = self.covered.keep(self.state, voted, det.covered, placed)
         obs = diff_states(self.state, voted)
         self.state = voted
         return obs + new_dups
