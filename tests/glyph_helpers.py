@@ -4,7 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK
 from vision.ranks import RankVerifier
 

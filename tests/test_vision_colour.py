@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.glyphs import ink_colour
+from vision.ink import ink_colour
 from vision.model import SUITS
 from vision.recognize import colour_consistent
 

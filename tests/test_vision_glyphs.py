@@ -9,9 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.blobs
 import vision.glyphs
-from vision.glyphs import (Blob, IndexCandidate, find_blobs, find_glyphs, ink_image, ink_mask, paper_integral,
-                           propose, propose_index_sets, propose_indices)
+import vision.ink
+from vision.blobs import Blob, find_blobs, find_glyphs
+from vision.glyphs import IndexCandidate, propose, propose_index_sets, propose_indices
+from vision.ink import ink_image, ink_mask, paper_integral
 from vision.sources import load_image
 from vision.synthetic import SceneStyle, random_layout, render
 
@@ -155,7 +158,7 @@ def test_paper_regions_propose_the_same_candidates_as_the_whole_frame(monkeypatc
     img, _ = render(random_layout(8, style, seed=2), style, seed=2)
     ink = ink_image(img)
     glyph_px = (10.0, 32.0)
-    assert vision.glyphs.paper_regions(ink, 32) is not None  # separated cards on a dark table: regions are used
+    assert vision.ink.paper_regions(ink, 32) is not None  # separated cards on a dark table: regions are used
     fast = propose_indices(img, glyph_px, ink)
     monkeypatch.setattr(vision.glyphs, "paper_regions", lambda ink, margin: None)
     whole = propose_indices(img, glyph_px, ink)
@@ -181,11 +184,11 @@ def test_a_glyph_by_the_papers_edge_is_kept_and_marked() -> None:
         x0 = 100 * k + 40
         paper[40:60, x0:x0 + round(20 * share)] = 1
         stats.append([x0 + 5, 45, 10, 10, 0])
-    ok, edge = vision.glyphs._on_paper(paper * 255, np.array(stats), cv2.integral(paper), None, 99.0)
+    ok, edge = vision.blobs._on_paper(paper * 255, np.array(stats), cv2.integral(paper), None, 99.0)
     assert ok.tolist() == [True, True, False] and edge.tolist() == [False, True, False]
     # the mark travels with the blob: shifted out of a paper region's crop, and merged into a '10'
     blob = Blob(10.0, 10.0, 5, 5, 10, 10, 50, edge=True)
-    assert vision.glyphs._shifted(blob, 30, 40).edge
+    assert vision.blobs.shifted(blob, 30, 40).edge
     twin = Blob(20.0, 10.0, 15, 5, 10, 10, 50)
     assert [m.edge for m in vision.glyphs._merge_pairs([blob, twin])] == [True]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.glyphs import Blob, IndexCandidate
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate
 from vision.grouping import group_corners
 from vision.index_pairs import quad_from_index
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.glyphs import Blob, IndexCandidate
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate
 from vision.grouping import group_corners
 from vision.outline import CardOutline, corner_candidates, find_outlines, order_quad
 from vision.readings import UNKNOWN, IndexReading

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from glyph_helpers import RanksUnjudged, disc_index
-from vision.glyphs import Blob, IndexCandidate
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate
 from vision.model import SUITS
 from vision.recognize import UNKNOWN, Recognizer
 from vision.suits import SUIT_PATCH, SuitVerifier, cut_suit_patches

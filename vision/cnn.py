@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.glyphs import IndexCandidate, affine_to_image, as_bgr, ink_colour, ink_image
+from vision.glyphs import IndexCandidate, affine_to_image
+from vision.ink import as_bgr, ink_colour, ink_image
 
 # The patch size new networks are trained at (training/cnn.py): 10 px per L. A model cuts its patches at
 # the size its networks' input declares (30x48 was tried: vision/README).

@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.calibration import Calibration, foreground
 from vision.facedown import count_in_region
-from vision.glyphs import as_bgr
+from vision.ink import as_bgr
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer
 from vision.sources import check_frame

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.glyphs import box_sums
+from vision.ink import box_sums
 
 # Regions are analysed at about this card width (px): finer costs time, coarser loses the thin borders.
 _WORK_WIDTH = 64.0

@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, find_blobs, ink_image, ink_mask, placed_index, propose
+from vision.blobs import Blob, find_blobs
+from vision.glyphs import IndexCandidate, placed_index, propose
+from vision.ink import ink_image, ink_mask
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4

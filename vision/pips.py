@@ -16,7 +16,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.glyphs import IndexCandidate, ink_colour, ink_image, placed_index
+from vision.glyphs import IndexCandidate, placed_index
+from vision.ink import ink_colour, ink_image
 from vision.model import SUITS
 from vision.outline import CardOutline
 from vision.suits import SuitNetwork

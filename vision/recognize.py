@@ -10,10 +10,12 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.blobs import Blob
 from vision.deck import FULL_DECK, Deck
-from vision.glyphs import Blob, IndexCandidate, as_bgr, ink_image, propose_indices
+from vision.glyphs import IndexCandidate, propose_indices
 from vision.grouping import group_corners
 from vision.index_pairs import OTHER_CORNER_L, of_one_card, same_index
+from vision.ink import as_bgr, ink_image
 from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Pips, find_pips

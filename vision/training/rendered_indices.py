@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.glyphs import Blob, IndexCandidate
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.training.samples import Encoder, SampleSet, jitter
 

@@ -14,7 +14,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.glyphs import Blob, IndexCandidate, ink_image, ink_mask, propose_index_sets
+from vision.blobs import Blob
+from vision.glyphs import IndexCandidate, propose_index_sets
+from vision.ink import ink_image, ink_mask
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render
 
