@@ -87,3 +87,23 @@ def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path
     (photos / "XX.png").write_bytes(b"")
     code, _, err = run(capsys, "enroll", str(photos))
     assert code == 2 and "not a card name" in err
+
+
+def test_enrolment_reads_its_photos_back_as_a_test_deal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """After enrolling, the photos are read back: a photo left unread (a blank table named 2C), one read as
+    another card (a QS photographed for the KD) and the deck's cards without a photo are listed."""
+    photos = tmp_path / "deck"
+    photos.mkdir()
+    big = SceneStyle(size=(480, 480), card_width=180)
+    for k, name in enumerate(["QS", "10H", "7C", "AD"]):
+        cv2.imwrite(str(photos / f"{name}.png"), render([PlacedCard(name, 240, 240, 15 * k)], big, seed=k)[0])
+    cv2.imwrite(str(photos / "KD.png"), render([PlacedCard("QS", 240, 240, 40)], big, seed=9)[0])
+    cv2.imwrite(str(photos / "2C.png"), render([], big, seed=5)[0])
+    code, out, err = run(capsys, "enroll", str(photos), "--out", str(tmp_path / "deck.npz"))
+    assert code == 0 and "reading back [" in err and "6/6" in err
+    summary = out.splitlines()[-1]
+    assert summary.startswith("read back 4 of 6 photos; not read: 2C.png; read wrong: KD.png as QS; no photo of: ")
+    assert len(summary.split("no photo of: ")[1].split(", ")) == 52 - 6
+    code, out, _ = run(capsys, "enroll", str(photos), "--deck", "32", "--out", str(tmp_path / "deck.npz"))
+    assert out.splitlines()[-1].endswith("no photo of: AS, 7S, 8S, 9S, 10S, JS, KS, AH, 7H, 8H, 9H, JH, QH, KH, 7D, "
+                                         "8D, 9D, 10D, JD, QD, AC, 8C, 9C, 10C, JC, QC, KC")  # 7..A only

@@ -122,12 +122,13 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import enroll
+    from vision.enroll import enroll, read_back
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     model.save(Path(args.out))
     p = model.prototypes
     print(f"enrolled {len(p.classes)} cards -> {args.out} (threshold {p.low_threshold} where the deck agrees, "
           f"margins {p.agree_margin}/{p.veto_margin}; use it with --model {args.out})")
+    print(read_back(model, Path(args.photos), deck_named(args.deck), progress_bar("reading back")).summary())
     return 0
 
 
@@ -203,6 +204,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="CNN to build on (default: generic)")
     p.add_argument("--out", default="enrolled.npz")
+    p.add_argument("--deck", choices=sorted(DECKS), default="52",
+                   help="the deck the photos show: 52 (A..K) or 32 (7..A); its cards without a photo are listed")
     p.set_defaults(func=_guard(cmd_enroll))
 
     p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.cnn import DEFAULT_CNN, CnnModel
+from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
-from vision.recognize import index_candidates
+from vision.readings import UNKNOWN
+from vision.recognize import Recognizer, index_candidates
 from vision.sources import IMAGE_SUFFIXES, load_image
 
 Progress = Callable[[int, int], None]
@@ -149,3 +152,40 @@ def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | Non
     base = CnnModel(base_path)
     samples = photo_samples(base, enrollment_photos(source), progress)
     return EnrolledModel(base_path, calibrate(samples, base.threshold))
+
+
+@dataclass(frozen=True)
+class ReadBack:
+    """The enrolment photos read back by the enrolled recognizer, as a test deal: which photos it leaves
+    unread or reads as another card, and which cards of the deck have no photo (so no prototype)."""
+    photos: int
+    unread: list[str]  # photo names
+    wrong: list[tuple[str, str]]  # (photo name, the card it was read as)
+    missing: list[str]  # cards of the deck without a photo
+
+    def summary(self) -> str:
+        wrong = ", ".join(f"{photo} as {card}" for photo, card in self.wrong)
+        return (f"read back {self.photos - len(self.unread) - len(self.wrong)} of {self.photos} photos; "
+                f"not read: {', '.join(self.unread) or 'none'}; read wrong: {wrong or 'none'}; "
+                f"no photo of: {', '.join(self.missing) or 'none'}")
+
+
+def read_back(model: EnrolledModel, source: Path, deck: Deck = FULL_DECK, progress: Progress | None = None
+              ) -> ReadBack:
+    """Read every enrolment photo in `source` with `model` (the photos it was enrolled from: a card unread
+    here is unlikely to be read at the table)."""
+    photos = enrollment_photos(source)
+    recognizer = Recognizer(model, deck=deck)
+    unread: list[str] = []
+    wrong: list[tuple[str, str]] = []
+    for i, (path, (rank, suit)) in enumerate(photos):
+        named = [c.card for c in recognizer.read(load_image(path)) if c.card != UNKNOWN]
+        if not named:
+            unread.append(path.name)
+        elif RANKS[rank] + SUITS[suit] not in named:
+            wrong.append((path.name, named[0]))
+        if progress:
+            progress(i + 1, len(photos))
+    shown = {RANKS[rank] + SUITS[suit] for _, (rank, suit) in photos}
+    missing = [r + s for s in SUITS for r in RANKS if r in deck.ranks and r + s not in shown]
+    return ReadBack(len(photos), unread, wrong, missing)
