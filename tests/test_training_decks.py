@@ -4,6 +4,7 @@ separated cards of the design with their truth. Drawn designs stand in for the r
 (those need Debian's theme packages)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -66,6 +67,11 @@ def test_frames_show_eight_separated_cards_of_the_design_with_their_truth(tmp_pa
         n, _, stats, _ = cv2.connectedComponentsWithStats(paper)
         assert sum(stats[1:, cv2.CC_STAT_AREA] > 5000) == 8  # eight cards, none touching another
     assert [s.truth for s in frames] == [s.truth for s in separated_cards(design, 3)]  # the same frames every run
+    small = separated_cards(design, 3, card_width=70)  # the same tables, light and cards, only smaller
+    assert [s.style.card_width for s in small] == [70] * 3
+    assert [replace(s.style, card_width=0) for s in small] == [
+        replace(s.style, card_width=0) for s in frames]
+    assert [s.truth for s in small] == [s.truth for s in frames]
 
 
 def test_fans_show_the_designs_cards_in_two_fans(tmp_path: Path) -> None:

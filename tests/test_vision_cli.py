@@ -63,11 +63,18 @@ def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path
     style = SceneStyle(size=(640, 360), card_width=70)
     cv2.imwrite(str(tmp_path / "empty.png"), render([], style)[0])
     cv2.imwrite(str(tmp_path / "card.png"), render([PlacedCard("AS", 320, 180, 0)], style)[0])
-    code, out, _ = run(capsys, "calibrate", "--empty", str(tmp_path / "empty.png"), "--card",
-                       str(tmp_path / "card.png"), "--out", str(tmp_path / "cal.json"))
+    code, out, err = run(capsys, "calibrate", "--empty", str(tmp_path / "empty.png"), "--card",
+                         str(tmp_path / "card.png"), "--out", str(tmp_path / "cal.json"))
     assert code == 0 and "zones" in out
     cal = json.loads((tmp_path / "cal.json").read_text())
     assert abs(cal["card_width_px"] - 70) < 10 and "crib" in cal["zones"]
+    assert f"warning: cards are {cal['card_width_px']:.0f} px wide, below the 100 px that read well" in err
+    near = SceneStyle(size=(1280, 720), card_width=130)  # the camera closer: no warning
+    cv2.imwrite(str(tmp_path / "empty.png"), render([], near)[0])
+    cv2.imwrite(str(tmp_path / "card.png"), render([PlacedCard("AS", 640, 360, 0)], near)[0])
+    code, _, err = run(capsys, "calibrate", "--empty", str(tmp_path / "empty.png"), "--card",
+                       str(tmp_path / "card.png"), "--out", str(tmp_path / "near.json"))
+    assert code == 0 and "warning" not in err
 
     photos = tmp_path / "deck"
     photos.mkdir()

@@ -112,7 +112,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cal = calibrate(load_image(args.empty), load_image(args.card), seats=args.seats)
     cal.save(Path(args.out))
     print(f"card {cal.card_width_px:.0f}x{cal.card_height_px:.0f} px, {len(cal.zones)} zones -> {args.out}")
+    _warn_of_scale(cal)
     return 0
+
+
+def _warn_of_scale(cal: Calibration | None) -> None:
+    warning = cal.scale_warning() if cal else None
+    if warning:
+        print(f"cardtable vision: warning: {warning}", file=sys.stderr)
 
 
 def _cnn_path(model: Path) -> Path:
@@ -136,6 +143,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     # the scripted synthetic game knows its own calibration
     synthetic = args.source.partition(":")[0] == "synthetic"
     cal = _calibration(args) or (scene_calibration(SYNTHETIC_STYLE) if synthetic else None)
+    _warn_of_scale(cal)
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)

@@ -82,26 +82,29 @@ class Scene(NamedTuple):
         return scene_calibration(self.style)
 
 
-def separated_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
+def separated_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None) -> list[Scene]:
     """Frames of 8 separated face-up cards of one design on a plain table, 1280x720 with cards 110-150 px
-    wide (a table camera's scale), random table colour, tilt, light and blur; each with its true cards."""
+    wide (a table camera's scale) or `card_width`, random table colour, tilt, light and blur; each with its
+    true cards."""
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = _random_style(rng)
+        style = _random_style(rng, card_width)
         layout = random_layout(8, style, seed=seed * 1000 + k, names=sorted(design.faces))
         out.append(Scene(render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout], style))
     return out
 
 
-def _random_style(rng: np.random.Generator) -> SceneStyle:
-    """A table camera's scene: cards 110-150 px wide, random table colour, tilt, light and blur."""
-    return SceneStyle(card_width=float(rng.uniform(110, 150)), tilt=float(rng.uniform(0, 0.06)),
+def _random_style(rng: np.random.Generator, card_width: float | None = None) -> SceneStyle:
+    """A table camera's scene: cards 110-150 px wide (or `card_width`: the draw is made all the same, so
+    the other choices stay those of the same seed), random table colour, tilt, light and blur."""
+    width = float(rng.uniform(110, 150))
+    return SceneStyle(card_width=card_width or width, tilt=float(rng.uniform(0, 0.06)),
                       light=float(rng.uniform(0, 0.4)), blur=float(rng.uniform(0.4, 1.0)),
                       table_bgr=tuple(int(v) for v in rng.integers(20, 160, 3)))  # type: ignore[arg-type]
 
 
-def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
+def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None) -> list[Scene]:
     """Frames of two fans of 5 face-up cards each (10 distinct cards of one design), 1280x720: as a hand
     is held, each card turned 10-13 degrees from the one below it about a pivot 1.2 card widths below the
     cards' centres, which leaves each card's top-left index in view; the fans turned any way, the same
@@ -109,7 +112,7 @@ def fanned_cards(design: Design, frames: int, seed: int = 0) -> list[Scene]:
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = _random_style(rng)
+        style = _random_style(rng, card_width)
         names = [str(n) for n in rng.permutation(sorted(design.faces))[:10]]
         cards = []
         for fan, x in enumerate((0.3, 0.7)):
@@ -146,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--grey", action="store_true", help="the frames turned grey (a grey camera: no colour check)")
     ap.add_argument("--calibrated", action="store_true",
                     help="read each frame calibrated to its card size, as a table is (default: uncalibrated)")
+    ap.add_argument("--card-width", type=float, help="cards this many px wide (default: 110-150, a table camera's)")
     ap.add_argument("--deck", choices=sorted(DECKS), default="52",
                     help="lay out only this deck's cards and read them as a table playing with it")
     args = ap.parse_args(argv)
@@ -156,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     recognizer = Recognizer(load_model(args.model) if args.model else None, deck=deck)
     totals = np.zeros(3, int)
     for design in designs:
-        scenes = LAYOUTS[args.layout](design, args.frames)
+        scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)
         if args.grey:
             scenes = [s._replace(frame=as_bgr(cv2.cvtColor(s.frame, cv2.COLOR_BGR2GRAY))) for s in scenes]
         readers = [_calibrated(recognizer, s) if args.calibrated else recognizer for s in scenes]
