@@ -154,9 +154,10 @@ def test_an_unreadable_card_where_a_hidden_card_lies_is_that_card() -> None:
     cards = CoveredCards()
     old = {"seat-1-play": Counter({"QS": 1})}
     cards.keep({}, old, covered, [("seat-1-play", card_at("QS", 50, 50))])
-    now = {"seat-1-play": Counter({"#unknown": 1, "7D": 1})}
-    placed = [("seat-1-play", card_at(UNKNOWN, 52, 48)), ("seat-1-play", card_at("7D", 60, 60))]
-    assert cards.keep(old, now, covered, placed) == {"seat-1-play": Counter({"QS": 1, "7D": 1})}
+    now = {"seat-1-play": Counter({"#unknown": 2, "7D": 1})}
+    placed = [("seat-1-play", card_at(UNKNOWN, 90, 90)), ("seat-1-play", card_at(UNKNOWN, 52, 48)),
+              ("seat-1-play", card_at("7D", 60, 60))]  # the second unreadable card lies where the QS was
+    assert cards.keep(old, now, covered, placed) == {"seat-1-play": Counter({"QS": 1, "7D": 1, "#unknown": 1})}
     assert cards.keep(old, now, None, placed) == now  # no calibrated table: nothing to tell hidden from gone
     for mask, kept in ((covered, old), (np.zeros_like(covered), {})):  # hidden, or its place bare: taken away
         remembered = CoveredCards()

@@ -40,7 +40,8 @@ class CoveredCards:
         out = {zone: Counter(counts) for zone, counts in voted.items()}
         if covered is not None:
             read = {name for counts in voted.values() for name in counts if not name.startswith("#")}
-            unread = [(zone, np.mean(card.quad, axis=0)) for zone, card in placed if card.card == UNKNOWN]
+            unread = [(zone, tuple(map(float, np.mean(card.quad, axis=0)))) for zone, card in placed
+                      if card.card == UNKNOWN]
             for zone, counts in old.items():
                 for name, count in counts.items():
                     quad = self.places.get((zone, name))
@@ -50,10 +51,10 @@ class CoveredCards:
                         continue
                     here = out.setdefault(zone, Counter())
                     here[name] += count
-                    shown = next((u for u in unread if u[0] == zone and cv2.pointPolygonTest(
-                        quad, (float(u[1][0]), float(u[1][1])), False) >= 0), None)
-                    if shown is not None and here["#unknown"] > 0:
-                        unread.remove(shown)
+                    shown = [i for i, (z, centre) in enumerate(unread)
+                             if z == zone and cv2.pointPolygonTest(quad, centre, False) >= 0]
+                    if shown and here["#unknown"] > 0:
+                        del unread[shown[0]]
                         here["#unknown"] -= 1
         out = {zone: +counts for zone, counts in out.items() if +counts}
         self.places = {key: quad for key, quad in self.places.items() if out.get(key[0], Counter())[key[1]]}
