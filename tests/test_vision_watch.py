@@ -124,6 +124,40 @@ def test_zero_size_frames_reported_once_per_run() -> None:
     assert src.closed
 
 
+def test_frames_of_another_size_than_the_calibration_are_bad_frames_not_misplaced_cards() -> None:
+    """A camera set to another resolution than the table was calibrated at would put every card in the wrong
+    zone at the wrong scale: each run of such frames is one bad_frame line, the others are read."""
+    detector = Detector(calibration=scene_calibration(SYNTHETIC_STYLE))  # 960x540
+    right, other = render([], SYNTHETIC_STYLE)[0], np.full((720, 1280, 3), 90, np.uint8)
+    src = ListSource([right, other, other, right])
+    events = [e for _, e in Watcher(src, TableTracker(no_detection, {}), check=detector.check)]
+    assert events == [CameraStatus("online"), CameraStatus(
+        "bad_frame", "frame 1: frame is 1280x720 px but the table was calibrated at 960x540: calibrate again at "
+                     "this resolution")]
+    with pytest.raises(ValueError, match="frame is 1280x720 px but the table was calibrated at 960x540"):
+        detector.detect(other)
+
+
+def test_capture_saves_one_frame_of_the_watched_source(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["vision", "capture", "--source", "synthetic", "--out", str(tmp_path / "empty.png")]) == 0
+    assert cv2.imread(str(tmp_path / "empty.png")).shape == (540, 960, 3)  # the size watch reads it at
+    assert "960x540 frame -> " in capsys.readouterr().out
+    recorded = tmp_path / "recorded"
+    recorded.mkdir()
+    for k in range(3):
+        cv2.imwrite(str(recorded / f"{k}.png"), np.full((40, 60, 3), 50 * k, np.uint8))
+    folder = ["--source", str(recorded), "--out", str(tmp_path / "out.png")]
+    assert main(["vision", "capture", *folder, "--skip", "1"]) == 0
+    assert int(cv2.imread(str(tmp_path / "out.png")).mean()) == 50  # the frame after the one skipped
+    assert main(["vision", "capture", *folder, "--skip", "5"]) == 2
+    assert "the source ended after 3 frames, before the one wanted" in capsys.readouterr().err
+    started = time.monotonic()
+    assert main(["vision", "capture", "--source", "/dev/video99", "--out", str(tmp_path / "x.png"),
+                 "--timeout", "0.3"]) == 2
+    assert time.monotonic() - started < 5
+    assert "no frame from the camera within 0.3 s (open failed: " in capsys.readouterr().err
+
+
 def test_missing_camera_reports_offline_once_and_keeps_polling() -> None:
     src = VideoCaptureSource("/dev/video99")
     watcher = Watcher(src, TableTracker(no_detection, {}), poll_s=0.01)

@@ -45,6 +45,15 @@ class Calibration:
         L = self.card_width_px / CARD_W_L
         return 0.4 * L, 1.7 * L
 
+    def check_size(self, frame: np.ndarray) -> None:
+        """A ValueError unless `frame` has the size the table was calibrated at: zones and the card scale
+        are in its pixels (a camera set to another resolution would put every card in the wrong zone)."""
+        h, w = frame.shape[:2]
+        if (w, h) != tuple(self.frame_size):
+            width, height = self.frame_size
+            raise ValueError(f"frame is {w}x{h} px but the table was calibrated at {width}x{height}: "
+                             f"calibrate again at this resolution")
+
     def scale_warning(self) -> str | None:
         """What to do when the calibrated cards are too small to read well; None when they are not."""
         if self.card_width_px >= READABLE_CARD_PX:

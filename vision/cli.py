@@ -1,4 +1,4 @@
-"""`cardtable vision ...`: detect, eval, calibrate, enroll, watch."""
+"""`cardtable vision ...`: detect, eval, capture, calibrate, enroll, watch."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +16,7 @@ from vision.detect import Detection, Detector
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
 from vision.model import DEFAULT_MODEL, IndexModel, load_model
 from vision.recognize import Recognizer
-from vision.sources import load_image
+from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
 from vision.watch import SYNTHETIC_STYLE, Watcher, event_json, open_source, stop_on_signals
@@ -116,6 +116,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_capture(args: argparse.Namespace) -> int:
+    source = open_source(args.source)
+    try:
+        image = grab(source, skip=args.skip, timeout_s=args.timeout)
+    finally:
+        source.close()
+    if not cv2.imwrite(args.out, image):
+        raise ValueError(f"cannot write {args.out} (a folder that exists, and an image suffix such as .png)")
+    print(f"{image.shape[1]}x{image.shape[0]} frame -> {args.out}")
+    return 0
+
+
 def _warn_of_scale(cal: Calibration | None) -> None:
     warning = cal.scale_warning() if cal else None
     if warning:
@@ -147,7 +159,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)
-    watcher = Watcher(open_source(args.source), tracker, max_frames=args.max_frames, fps=args.fps)
+    watcher = Watcher(open_source(args.source), tracker, max_frames=args.max_frames, fps=args.fps,
+                      check=detector.check)
     try:
         with stop_on_signals(watcher):
             for t, event in watcher:
@@ -200,6 +213,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--under", help="only the manifest paths that start with this, e.g. single/")
     common(p, enroll=True)
     p.set_defaults(func=_guard(cmd_eval))
+
+    p = sub.add_parser("capture", help="save one frame of a camera (for calibrate and enroll)",
+                       description="Save one frame of the source the table watches, at the size it watches at, "
+                                   "so that calibration and enrolment photos match the live frames.")
+    p.add_argument("--source", required=True, help="as for watch: picamera2, 0, /dev/videoN, a video, a folder")
+    p.add_argument("--out", required=True, help="image file to write, e.g. empty.png")
+    p.add_argument("--skip", type=int, default=10, help="frames to let pass first (exposure settling)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an offline camera")
+    p.set_defaults(func=_guard(cmd_capture))
 
     p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
     p.add_argument("--empty", required=True, help="frame of the empty table")

@@ -60,9 +60,16 @@ class Detector:
         self.recognizer = recognizer or Recognizer(glyph_px=calibration.glyph_px() if calibration else None,
                                                    card_area=calibration.card_area if calibration else None)
 
-    def detect(self, frame: np.ndarray) -> Detection:
+    def check(self, frame: np.ndarray) -> np.ndarray:
+        """`frame` if this detector can read it (sources.check_frame; at the calibrated size), else a
+        ValueError saying why."""
         check_frame(frame)
-        frame = as_bgr(frame)
+        if self.calibration:
+            self.calibration.check_size(frame)
+        return frame
+
+    def detect(self, frame: np.ndarray) -> Detection:
+        frame = as_bgr(self.check(frame))
         cards = self.recognizer.read(frame)
         cal = self.calibration
         if cal is None:

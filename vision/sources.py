@@ -216,3 +216,24 @@ def frames(source: FrameSource, limit: int | None = None, offline_poll_s: float 
             continue
         n += 1
         yield frame
+
+
+def grab(source: FrameSource, skip: int = 0, timeout_s: float = 10.0, poll_s: float = 0.1,
+         clock: Callable[[], float] = time.monotonic) -> np.ndarray:
+    """One good frame from `source`, after `skip` good ones (a camera's exposure and white balance settle
+    over its first frames); a ValueError when the source ends first, or stays offline for `timeout_s`."""
+    deadline = clock() + timeout_s
+    seen = 0
+    while True:
+        frame = source.read()
+        if frame is not None:
+            if seen == skip:
+                return check_frame(frame.image)
+            seen += 1
+            continue
+        if getattr(source, "exhausted", False):
+            raise ValueError(f"the source ended after {seen} frames, before the one wanted")
+        if clock() >= deadline:
+            why = getattr(source, "last_error", None) or "no frame"
+            raise ValueError(f"no frame from the camera within {timeout_s:g} s ({why})")
+        time.sleep(poll_s)

@@ -111,7 +111,10 @@ class Watcher:
     a finite source is exhausted, after `max_frames` good frames, or on `stop()`; closes the source."""
 
     def __init__(self, source: FrameSource, tracker: TableTracker, max_frames: int | None = None,
-                 fps: float | None = None, poll_s: float = 0.1, clock: Callable[[], float] = time.time) -> None:
+                 fps: float | None = None, poll_s: float = 0.1, clock: Callable[[], float] = time.time,
+                 check: Callable[[np.ndarray], np.ndarray] = check_frame) -> None:
+        """`check`: a frame the tracker can use, or a ValueError (a bad frame; `Detector.check` also wants
+        the calibrated size)."""
         if max_frames is not None and max_frames < 1:
             raise ValueError("max frames must be at least 1")
         if fps is not None and fps <= 0:
@@ -122,6 +125,7 @@ class Watcher:
         self.period = 1.0 / fps if fps else 0.0
         self.poll_s = poll_s  # while offline; the source's own backoff decides when to reopen
         self.clock = clock
+        self.check = check
         self._stop = threading.Event()
 
     def stop(self) -> None:
@@ -157,7 +161,7 @@ class Watcher:
                 if fresh:  # e.g. a folder skipped a file it could not decode
                     yield now, CameraStatus("bad_frame", fresh)
                 try:
-                    image = check_frame(frame.image)
+                    image = self.check(frame.image)
                 except ValueError as exc:
                     if not bad_run:
                         yield now, CameraStatus("bad_frame", f"frame {frame.index}: {exc}")
