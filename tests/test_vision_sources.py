@@ -1,6 +1,7 @@
 """Camera sources: image folders, bad input, a camera that vanishes and comes back, synthetic scenes."""
 from __future__ import annotations
 
+import importlib.machinery
 import re
 import sys
 import types
@@ -10,9 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (ImageFolderSource, Picamera2Source, ReconnectingSource, VideoCaptureSource, check_frame,
-                            frames, load_image)
+from vision.sources import (ImageFolderSource, ReconnectingSource, VideoCaptureSource, check_frame, frames,
+                            load_image)
 from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, random_layout, render
+from vision.watch import open_source
 
 
 class FlakyCamera:
@@ -97,8 +99,11 @@ class _Picamera2:
 
 
 def test_the_pi_camera_hands_the_detector_bgr(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=_Picamera2))
-    frame = Picamera2Source(size=(64, 48)).read()
+    module = types.ModuleType("picamera2")
+    module.__spec__ = importlib.machinery.ModuleSpec("picamera2", None)
+    module.Picamera2 = _Picamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    frame = open_source("picamera2", (64, 48)).read()  # as `watch --source picamera2 --size 64x48` opens it
     assert frame is not None and frame.image.shape == (48, 64, 3)
     b, g, r = frame.image[0, 0]
     assert (r, g, b) == (200, 20, 30)  # red stays red for the suit colour check

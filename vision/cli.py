@@ -100,11 +100,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_size(text: str) -> tuple[int, int]:
+def _parse_size(text: str, option: str = "--resize") -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise ValueError(f"--resize wants WIDTHxHEIGHT, got {text!r}") from None
+        raise ValueError(f"{option} wants WIDTHxHEIGHT, got {text!r}") from None
     return w, h
 
 
@@ -116,8 +116,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _camera_size(args: argparse.Namespace) -> tuple[int, int] | None:
+    return _parse_size(args.size, "--size") if args.size else None
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
-    source = open_source(args.source)
+    source = open_source(args.source, _camera_size(args))
     try:
         image = grab(source, skip=args.skip, timeout_s=args.timeout)
     finally:
@@ -159,7 +163,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     detector = Detector(_recognizer(args, cal), cal)
     # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
     tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)
-    watcher = Watcher(open_source(args.source), tracker, max_frames=args.max_frames, fps=args.fps,
+    watcher = Watcher(open_source(args.source, _camera_size(args)), tracker, max_frames=args.max_frames, fps=args.fps,
                       check=detector.check)
     try:
         with stop_on_signals(watcher):
@@ -219,6 +223,7 @@ def register(subparsers: Any) -> None:
                                    "so that calibration and enrolment photos match the live frames.")
     p.add_argument("--source", required=True, help="as for watch: picamera2, 0, /dev/videoN, a video, a folder")
     p.add_argument("--out", required=True, help="image file to write, e.g. empty.png")
+    p.add_argument("--size", help="ask the camera for WIDTHxHEIGHT, as watch will (default: its own)")
     p.add_argument("--skip", type=int, default=10, help="frames to let pass first (exposure settling)")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an offline camera")
     p.set_defaults(func=_guard(cmd_capture))
@@ -247,6 +252,8 @@ def register(subparsers: Any) -> None:
                    help="picamera2, a camera index (0) or /dev/videoN, a video file, a folder of images, "
                         "or synthetic[:SEED] (a scripted hand)")
     common(p, json_flag=False)
+    p.add_argument("--size", help="ask the camera for WIDTHxHEIGHT, e.g. 1280x720 (default: picamera2 1280x720, "
+                                  "a webcam its own); calibrate at the same size")
     p.add_argument("--k", type=int, default=3, help="an item counts when seen in k of the last n reads")
     p.add_argument("--n", type=int, default=5, help="reads per settled scene")
     p.add_argument("--max-frames", type=int, help="stop after this many good frames")

@@ -80,22 +80,24 @@ class VideoFileSource(VideoCaptureSource):
         return frame
 
 
-def open_source(spec: str) -> FrameSource:
-    """`picamera2`, a V4L2 index or /dev path, a video file, a folder of images, or `synthetic[:SEED]`."""
+def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
+    """`picamera2`, a V4L2 index or /dev path, a video file, a folder of images, or `synthetic[:SEED]`.
+    `size` (width, height) is asked of a camera (default: 1280x720 for picamera2, the webcam's own)."""
     if spec == "picamera2":
         if importlib.util.find_spec("picamera2") is None:
             raise ValueError("picamera2 is not installed (on the Pi: pip install 'cardtable[pi]')")
-        return Picamera2Source()
+        return Picamera2Source(size) if size else Picamera2Source()
     name, _, seed_text = spec.partition(":")
     if name == "synthetic":
         if not (seed_text or "0").isdigit():
             raise ValueError(f"synthetic source wants a whole-number seed, got {spec!r}")
         seed = int(seed_text or 0)
         return SyntheticSceneSource(synthetic_game(seed), SYNTHETIC_STYLE, SYNTHETIC_HOLD, seed)
+    width, height = size or (None, None)
     if spec.isdigit():
-        return VideoCaptureSource(int(spec))
+        return VideoCaptureSource(int(spec), width, height)
     if spec.startswith("/dev/"):  # a camera that may be plugged in later: offline until then
-        return VideoCaptureSource(spec)
+        return VideoCaptureSource(spec, width, height)
     path = Path(spec)
     if path.is_dir():
         return ImageFolderSource(path)
