@@ -56,7 +56,7 @@ class CoveredCards:
                     if shown and here["#unknown"] > 0:
                         del unread[shown[0]]
                         here["#unknown"] -= 1
-        out = {zone: +counts for zone, counts in out.items() if +counts}
+        out = {zone: kept for zone, counts in out.items() if (kept := +counts)}
         self.places = {key: quad for key, quad in self.places.items() if out.get(key[0], Counter())[key[1]]}
         for zone, card in placed:
             if card.card != UNKNOWN:

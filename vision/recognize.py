@@ -209,12 +209,20 @@ class Recognizer:
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Rank and suit probabilities, the likeliest rank and suit, and their joint confidence, 0 where the
         ink's colour contradicts the suit (`floor`: the lowest confidence that matters, see CnnModel.score)."""
-        pr, ps, redness = self.model.score(frame, cands, floor)
-        pr = self.deck.restrict(pr)
+        pr, ps, redness = self._scores(frame, cands, floor)
         r, s = pr.argmax(1), ps.argmax(1)
         conf = pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s]
         conf *= [colour_consistent(int(si), float(red), colourful) for si, red in zip(s, redness)]
         return pr, ps, r, s, conf
+
+    def _scores(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float, generic: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The model's rank probabilities, restricted to the deck, suit probabilities and ink redness.
+        `generic`: an enrolled model's CNN alone (the jittered re-check: agreement with the deck's
+        prototypes may lower only the first-pass threshold, never relax the re-check)."""
+        score = getattr(self.model, "score_generic", self.model.score) if generic else self.model.score
+        pr, ps, redness = score(frame, cands, floor)
+        return self.deck.restrict(pr), ps, redness
 
     def _doubt(self, frame: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """The readings, those named with a suit the suit verifier doubts, or a rank the rank verifier
@@ -248,10 +256,7 @@ class Recognizer:
         if not cands:
             return np.zeros(0)
         shifted = [jittered(c, dx, dy) for c in cands for dx, dy in _JITTERS]
-        # an enrolled model re-checks with the generic CNN's own probabilities: agreement with the deck's
-        # prototypes may lower only the first-pass threshold, never relax the re-check
-        pr, ps, _ = getattr(self.model, "score_generic", self.model.score)(frame, shifted, threshold)
-        pr = self.deck.restrict(pr)
+        pr, ps, _ = self._scores(frame, shifted, threshold, generic=True)
         k = len(_JITTERS)
         rr, ss = np.repeat(r, k), np.repeat(s, k)
         conf = pr[np.arange(len(rr)), rr] * ps[np.arange(len(ss)), ss]

@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.covered import CoveredCards
 from vision.detect import Detection, FaceDownGroup
-from vision.readings import UNKNOWN
+from vision.readings import UNKNOWN, CardReading
 
 OFF_ZONE = "table"
 
@@ -107,11 +107,15 @@ def _centre(quad: list[list[float]]) -> tuple[float, float]:
     return float(c[0]), float(c[1])
 
 
+def card_zones(det: Detection, zones: dict[str, list[list[float]]]) -> list[tuple[str, CardReading]]:
+    """Each face-up card of `det` with the zone its centre lies in."""
+    return [(zone_of(_centre(card.quad), zones), card) for card in det.cards]
+
+
 def zone_state(det: Detection, zones: dict[str, list[list[float]]]) -> tuple[ZoneState, list[DuplicateCard]]:
     state: ZoneState = {}
     seen: dict[str, list[str]] = {}
-    for card in det.cards:
-        zone = zone_of(_centre(card.quad), zones)
+    for zone, card in card_zones(det, zones):
         key = "#unknown" if card.card == UNKNOWN else card.card
         state.setdefault(zone, Counter())[key] += 1
         if card.card != UNKNOWN:
@@ -303,8 +307,7 @@ class TableTracker:
         self._flagged.update(dups)
         if self._reads_left:
             return new_dups
-        placed = [(zone_of(_centre(card.quad), self.zones), card) for card in det.cards]
-        voted = self.covered.keep(self.state, voted, det.covered, placed)
+        voted = self.covered.keep(self.state, voted, det.covered, card_zones(det, self.zones))
         obs = diff_states(self.state, voted)
         self.state = voted
         return obs + new_dups
