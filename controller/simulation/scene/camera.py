@@ -13,7 +13,8 @@ import numpy as np
 from vision.calibration import Calibration
 from vision.detect import Detector
 from vision.synthetic import PlacedCard, SceneStyle, render
-from vision.tracking import Observation, TableTracker
+from vision.observations import TableChange
+from vision.tracking import TableTracker
 
 NOISE_FIELDS = 4  # sensor noise patterns the frames take turns with (drawing fresh noise costs ~15 ms a frame)
 SENSOR_NOISE = 1.5  # grey levels
@@ -54,9 +55,9 @@ class TableCamera:
             self.frames += 1
             yield np.clip(image + noise, 0, 255).astype(np.uint8)
 
-    def show(self, scene: list[PlacedCard]) -> list[Observation]:
+    def show(self, scene: list[PlacedCard]) -> list[TableChange]:
         """What the vision reports once `scene` has settled."""
-        seen: list[Observation] = []
+        seen: list[TableChange] = []
         for frame in self.frames_of(scene):
             seen.extend(self.tracker.process(self.detector.check(frame)))
         return seen

@@ -8,10 +8,7 @@ from controller.simulation.cribbage import Driver
 from controller.simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.table import PhysicalTable
 from controller.simulation.table import Move
-
-
-def seat_zone(seat: int) -> str:
-    return f"seat-{seat + 1}"
+from vision.observations import seat_zone
 
 
 class CribbagePlayers:

@@ -11,8 +11,7 @@ from controller.simulation.scene.actions import Action, Console, Press, Read
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.table import PhysicalTable, ZoneBox
 from vision.synthetic import SceneStyle
-from vision.tracking import Observation
-from vision.watch import event_json
+from vision.observations import READER, TableChange, observation_to_json
 
 FPS = 15.0  # the camera's frame rate: the table log's clock
 READER_STYLE = SceneStyle(size=(180, 220), card_width=100, tilt=0.0)  # a slot the size of one card
@@ -23,8 +22,8 @@ class Sensed:
     """What one action made the table sense: the observations the cameras reported, the physical change
     they should have seen (the truth), and the table-log lines of it all."""
 
-    seen: list[Observation] = field(default_factory=list)
-    truth: list[Observation] = field(default_factory=list)
+    seen: list[TableChange] = field(default_factory=list)
+    truth: list[TableChange] = field(default_factory=list)
     lines: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -33,13 +32,13 @@ class DealReader:
 
     def __init__(self, reads: int, votes: int, seed: int = 0) -> None:
         w, h = READER_STYLE.size
-        self.slot = PhysicalTable({"reader": ZoneBox(0, 0, w, h)}, READER_STYLE)
+        self.slot = PhysicalTable({READER: ZoneBox(0, 0, w, h)}, READER_STYLE)
         self.camera = TableCamera(self.slot.calibration(), READER_STYLE, reads, votes, seed)
 
     def deal(self, card: str, sensed: Sensed) -> None:
         """`card` passes over the reader: it lies there until the camera has read it, then goes on."""
         for move in (self.slot.lay, self.slot.take):
-            sensed.truth.extend(move("reader", card))
+            sensed.truth.extend(move(READER, card))
             sensed.seen.extend(self.camera.show(self.slot.scene()))
 
 
@@ -66,5 +65,5 @@ class Stage:
         else:
             sensed.truth = self.table.make(action)
             sensed.seen = self.camera.show(self.table.scene())
-        sensed.lines.extend(event_json(self.now, obs) for obs in sensed.seen)
+        sensed.lines.extend(observation_to_json(self.now, obs) for obs in sensed.seen)
         return sensed

@@ -1,7 +1,7 @@
 """The physical card table: which cards lie where, face up or down, and the moves players make on it.
 
 Every move changes what lies in the zones and says what a camera over the table should see change
-(`Observation`s: a card placed in a zone, one removed, a new face-down count, unreadable cards). Cards
+(`TableChange`s: a card placed in a zone, one removed, a new face-down count, unreadable cards). Cards
 lie where real players put them: a row inside their zone, each card overlapping the one before it no
 more than a hand laid out on a table does; face-down cards squared onto a pile with a little offset.
 The scene (`scene()`) is what vision.synthetic renders.
@@ -18,7 +18,8 @@ import numpy as np
 from controller.simulation.scene.actions import CardMove, Gather, Lay, Take, TurnUp
 from vision.calibration import Calibration
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, camera_homography, scene_calibration
-from vision.tracking import Observation, ZoneState, diff_states
+from vision.observations import TableChange, seat_zone
+from vision.tracking import ZoneState, diff_states
 
 # Places along a zone's row: four face-up cards (a cribbage seat's played cards, the turned crib, a
 # Färbeln hand shown), the last place for the zone's face-down pile.
@@ -91,7 +92,7 @@ def table_layout(style: SceneStyle, seats: int) -> dict[str, ZoneBox]:
     edges = [ZoneBox(left, h - deep, right, h), ZoneBox(0, 0, left, h, along_x=False),
              ZoneBox(left, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
     order = [0, 2] if seats == 2 else [0, 1, 2, 3][:seats]  # two players sit opposite
-    zones = {f"seat-{i + 1}": edges[edge] for i, edge in enumerate(order)}
+    zones = {seat_zone(i): edges[edge] for i, edge in enumerate(order)}
     crib = left + card_w + 4 * 0.4 * card_w + 2 * MARGIN  # four cards spread, each showing its index
     starter = crib + card_w + 2 * MARGIN
     zones["crib"] = ZoneBox(left, deep, crib, h - deep, pile=ROW_CAPACITY // 2)
@@ -130,7 +131,7 @@ class PhysicalTable:
 
     # ----- moves: each returns what the camera should see change -----
 
-    def make(self, move: CardMove) -> list[Observation]:
+    def make(self, move: CardMove) -> list[TableChange]:
         if isinstance(move, Lay):
             return self.lay(move.zone, move.card, face_up=move.face_up, readable=move.readable)
         if isinstance(move, Take):
@@ -141,7 +142,7 @@ class PhysicalTable:
             return self.gather(list(move.zones), move.to)
         return self.clear()
 
-    def lay(self, zone: str, card: str, *, face_up: bool = True, readable: bool = True) -> list[Observation]:
+    def lay(self, zone: str, card: str, *, face_up: bool = True, readable: bool = True) -> list[TableChange]:
         """Lay `card` into `zone`: face up at the first free place of the zone's row, face down onto its pile."""
         before = self._seen()
         cards = self.lying.setdefault(self._zone(zone), [])
@@ -152,7 +153,7 @@ class PhysicalTable:
             cards.append(Lying(card, PlacedCard(card, x, y, angle, face_up=False)))
         return self._changes(before)
 
-    def take(self, zone: str, card: str) -> list[Observation]:
+    def take(self, zone: str, card: str) -> list[TableChange]:
         """Take `card` back from `zone` (into a hand, or off the table)."""
         before = self._seen()
         cards = self.lying.get(self._zone(zone), [])
@@ -162,7 +163,7 @@ class PhysicalTable:
         cards.remove(found)  # the others keep their places: a player does not tidy the row
         return self._changes(before)
 
-    def turn_up(self, zone: str) -> list[Observation]:
+    def turn_up(self, zone: str) -> list[TableChange]:
         """Turn the face-down pile of `zone` face up and spread it along the row (the dealer shows the crib)."""
         before = self._seen()
         cards = self.lying.get(self._zone(zone), [])
@@ -174,7 +175,7 @@ class PhysicalTable:
             self.lying[zone].append(self._in_row(zone, card, True))
         return self._changes(before)
 
-    def gather(self, zones: list[str], to: str) -> list[Observation]:
+    def gather(self, zones: list[str], to: str) -> list[TableChange]:
         """Pick up every face-up card of `zones` and put them face down on `to`'s pile (a trick won)."""
         before = self._seen()
         gathered = [c for zone in zones for c in self.lying.get(zone, []) if c.face_up]
@@ -187,7 +188,7 @@ class PhysicalTable:
             cards.append(Lying(lying.card, PlacedCard(lying.card, x, y, angle, face_up=False)))
         return self._changes(before)
 
-    def clear(self) -> list[Observation]:
+    def clear(self) -> list[TableChange]:
         """Every card off the table (the dealer gathers them to shuffle)."""
         before = self._seen()
         self.lying.clear()
@@ -232,5 +233,5 @@ class PhysicalTable:
                 seen[zone] = +counts
         return seen
 
-    def _changes(self, before: ZoneState) -> list[Observation]:
+    def _changes(self, before: ZoneState) -> list[TableChange]:
         return diff_states(before, self._seen())
