@@ -42,6 +42,7 @@ class TableStatus:
     hold: dict[str, Any] | None = None  # what the table waits for (the session's hold)
     last_refusal: dict[str, Any] | None = None  # {"event": ..., "error": ...} of the latest refused event
     fault: str | None = None  # why the table refuses to play on (journal read-only, disk full)
+    notice: str | None = None  # the session's word on the latest input (may name a hidden card: dealer only)
 
     def public(self) -> dict[str, Any]:
         hold = None if self.hold is None else {k: self.hold[k] for k in PUBLIC_HOLD_KEYS if k in self.hold}
@@ -49,7 +50,7 @@ class TableStatus:
                 "last_refusal": self.last_refusal, "fault": self.fault}
 
     def dealer(self) -> dict[str, Any]:
-        return {**self.public(), "hold": self.hold}
+        return {**self.public(), "hold": self.hold, "notice": self.notice}
 
 
 @dataclass(frozen=True)
