@@ -13,13 +13,16 @@ import cv2
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
 from vision.detect import Detection, Detector
+from vision.enroll import enroll, read_back
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
-from vision.model import DEFAULT_MODEL, IndexModel, load_model
+from vision.model import IndexModel
+from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
-from vision.watch import SYNTHETIC_STYLE, Watcher, event_json, open_source, stop_on_signals
+from vision.observations import observation_to_json
+from vision.watch import SYNTHETIC_STYLE, Watcher, open_source, stop_on_signals
 
 
 def progress_bar(label: str) -> Any:
@@ -35,7 +38,6 @@ def progress_bar(label: str) -> Any:
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
     model: IndexModel
     if getattr(args, "enroll", None):
-        from vision.enroll import enroll
         model = enroll(Path(args.enroll), _cnn_path(args.model), progress_bar("enrolling"))
     else:
         model = load_model(args.model)
@@ -145,7 +147,6 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import enroll, read_back
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     model.save(Path(args.out))
     p = model.prototypes
@@ -167,8 +168,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
                       check=detector.check)
     try:
         with stop_on_signals(watcher):
-            for t, event in watcher:
-                print(json.dumps(event_json(t, event)), flush=True)
+            for t, obs in watcher:
+                print(json.dumps(observation_to_json(t, obs)), flush=True)
     except KeyboardInterrupt:  # a second Ctrl-C while a camera read hangs; the source is closed anyway
         pass
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, without the exit-time flush error
