@@ -36,3 +36,8 @@ def card_subsets(known: Sequence[Card], unread: int, size: int) -> list[list[str
 
 def per_subset(event: Event, field: str, subsets: Iterable[list[Any]]) -> list[Event]:
     return [{**event, field: subset} for subset in subsets]
+
+
+def new_hand_actions(dealer: int) -> list[Event]:
+    """`new_hand`, plain and with its optional assertion of who deals next."""
+    return [{"type": "new_hand"}, {"type": "new_hand", "dealer": dealer}]

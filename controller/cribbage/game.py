@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Callable
 
-from ..actions import card_subsets, per_card, per_subset
+from ..actions import card_subsets, new_hand_actions, per_card, per_subset
 from ..cards import Card, full_deck
 from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, score_effect, violation_effect
 from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
@@ -263,8 +263,7 @@ class CribbageGame:
         return self._counted_reveals() + due
 
     def _hand_over_actions(self) -> list[Event]:
-        next_dealer = self._next_seat(self.state.hand.dealer)
-        return [*self._counted_reveals(), {"type": "new_hand"}, {"type": "new_hand", "dealer": next_dealer}]
+        return [*self._counted_reveals(), *new_hand_actions(self._next_seat(self.state.hand.dealer))]
 
     def _counted_reveals(self) -> list[Event]:
         """A reveal of a count already scored is accepted (without effects) when it matches."""

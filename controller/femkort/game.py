@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..actions import per_card
+from ..actions import new_hand_actions, per_card
 from ..cards import Card, full_deck
 from ..chips import CARRY, POT, Chips
 from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
@@ -99,8 +99,8 @@ class FemkortGame:
             return [{"type": "redeal_answer", "seat": seat, "agree": agree}
                     for seat in self._redeal_waiting() for agree in (True, False)]
         if s.phase is Phase.BETWEEN_HANDS:
-            new_hand = [{"type": "new_hand"}, {"type": "new_hand", "dealer": s.hand.dealer}]
-            return [*new_hand, *([] if s.time_up else [{"type": "time_up"}]), *self._deal_actions()]
+            time_up: list[Event] = [] if s.time_up else [{"type": "time_up"}]
+            return [*new_hand_actions(s.hand.dealer), *time_up, *self._deal_actions()]
         actions = self._deal_actions()
         if s.phase is Phase.PLAYING or hands.dealt_count(s.hand):
             actions += self._play_actions()

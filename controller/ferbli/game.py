@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..actions import card_subsets, per_amount, per_card, per_subset
+from ..actions import card_subsets, new_hand_actions, per_amount, per_card, per_subset
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
 from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
@@ -513,8 +513,7 @@ class FerbliGame:
         if self.match_over:
             return []
         if self.phase is Phase.HAND_OVER:
-            new_hand = [{"type": "new_hand"}, {"type": "new_hand", "dealer": self._next_dealer()}]
-            return [*self._late_reveals(), *new_hand]
+            return [*self._late_reveals(), *new_hand_actions(self._next_dealer())]
         return [*_PHASE_ACTIONS[self.phase](self), {"type": "misdeal"}]
 
     def _hand_cards(self, seat: int) -> tuple[list[Card], int]:
