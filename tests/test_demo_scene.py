@@ -9,10 +9,11 @@ import pytest
 
 from controller.cribbage.game import Phase, new_game
 from controller.simulation.cribbage import Driver, header
+from controller.simulation.scene.actions import Lay
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.cribbage import CribbagePlayers
 from controller.simulation.scene.stage import DealReader, Stage
-from controller.simulation.scene.table import PhysicalTable
+from controller.simulation.scene.table import MoveError, PhysicalTable
 from vision.watch import SYNTHETIC_STYLE
 
 
@@ -48,3 +49,16 @@ def test_a_whole_cribbage_hand_is_seen_as_it_was_played(players: int, open_deal:
     assert kinds["removed"] == 4 * players + 1 + 4 + (dealt if open_deal else 0)  # the table cleared
     assert kinds["button"] == made["go"] + 1 + (0 if open_deal else 1)
     assert table.table.empty()
+
+
+def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() -> None:
+    table = stage(2, open_deal=False)
+    glared = table.perform(Lay("seat-1", "7H", readable=False))
+    assert [str(o) for o in glared.seen] == ["unknown placed in seat-1", "1 unreadable cards in seat-1"]
+    assert glared.seen == glared.truth
+    laid = table.perform(Lay("seat-2", "QS"))
+    assert [str(o) for o in laid.seen] == ["QS placed in seat-2"]
+    with pytest.raises(MoveError, match="KD does not lie face up in seat-2"):
+        table.table.nudge("seat-2", "KD")
+    with pytest.raises(MoveError, match="no zone 'seat-3' on this table"):
+        table.perform(Lay("seat-3", "KD"))

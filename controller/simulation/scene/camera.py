@@ -4,10 +4,11 @@ calibrated as the table is), which reports what changed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import cv2
 import numpy as np
 
 from vision.calibration import Calibration
@@ -18,6 +19,7 @@ from vision.tracking import TableTracker
 
 NOISE_FIELDS = 4  # sensor noise patterns the frames take turns with (drawing fresh noise costs ~15 ms a frame)
 SENSOR_NOISE = 1.5  # grey levels
+GLARE = 0.8  # how far a glared card's face is washed towards white: no index or pip stays readable
 
 
 @dataclass
@@ -46,18 +48,25 @@ class TableCamera:
         w, h = self.style.size
         return [rng.normal(0, SENSOR_NOISE, (h, w, 3)).astype(np.float32) for _ in range(NOISE_FIELDS)]
 
-    def frames_of(self, scene: list[PlacedCard]) -> Iterator[np.ndarray]:
+    def frames_of(self, scene: list[PlacedCard], glared: Collection[int] = ()) -> Iterator[np.ndarray]:
         """The frames the camera takes of `scene` while it lies still: one as it lands (the tracker sees a
-        change), then until the tracker has settled and read it `reads` times."""
-        image = render(scene, self.style, self.seed)[0].astype(np.float32)  # one table: its grain stays
+        change), then until the tracker has settled and read it `reads` times. The cards `glared` (their
+        indices in `scene`) lie under a lamp's glare that washes their faces out."""
+        image, quads = render(scene, self.style, self.seed)  # one table: its grain stays
+        image = image.astype(np.float32)
+        for index in glared:
+            inside = np.zeros(image.shape[:2], np.uint8)
+            cv2.fillConvexPoly(inside, np.rint(quads[index]).astype(np.int32), 255)
+            washed = inside.astype(bool)
+            image[washed] = image[washed] * (1 - GLARE) + 255 * GLARE
         for _ in range(1 + self.tracker.settle_frames + self.reads - 1):
             noise = self._noise[self.frames % NOISE_FIELDS]
             self.frames += 1
             yield np.clip(image + noise, 0, 255).astype(np.uint8)
 
-    def show(self, scene: list[PlacedCard]) -> list[TableChange]:
+    def show(self, scene: list[PlacedCard], glared: Collection[int] = ()) -> list[TableChange]:
         """What the vision reports once `scene` has settled."""
         seen: list[TableChange] = []
-        for frame in self.frames_of(scene):
+        for frame in self.frames_of(scene, glared):
             seen.extend(self.tracker.process(self.detector.check(frame)))
         return seen

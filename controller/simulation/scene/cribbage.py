@@ -3,9 +3,12 @@ as the players make it, with cards, buttons and the console (the table protocol'
 """
 from __future__ import annotations
 
+import random
+
 from controller.cribbage.game import Phase
 from controller.simulation.cribbage import Driver
 from controller.simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, TurnUp
+from controller.simulation.scene.refusal import refused
 from controller.simulation.scene.table import PhysicalTable
 from controller.simulation.table import Move
 from vision.observations import seat_zone
@@ -17,13 +20,39 @@ class CribbagePlayers:
 
     def __init__(self, driver: Driver, table: PhysicalTable, open_deal: bool) -> None:
         self.driver, self.table, self.open_deal = driver, table, open_deal
+        self._crib_card: list[Action] = []  # three players: dealt over the reader last
+
+    @property
+    def sim(self) -> Driver:
+        return self.driver
 
     def actions(self, move: Move) -> list[Action]:
         """What the players do to make `move` (before the simulated table commits it). Once the play is
         over the dealer turns the crib up for the show, whatever the simulated table's engine needs told
         (it knows every card)."""
-        show = self.driver.game.phase in (Phase.SHOW, Phase.HAND_OVER) and self.table.cards_in("crib", face_up=False)
-        return ([TurnUp("crib")] if show else []) + self._make(move.event)
+        return self._show_crib() + self._make(move.event)
+
+    def finish(self) -> list[Action]:
+        """The game is won: the dealer still shows the crib (a win on the crib's count needs it seen)."""
+        return self._show_crib()
+
+    def mistake(self, move: Move, rng: random.Random) -> list[Action]:
+        """Something a real player gets wrong while pegging: a card laid out of turn, or GO while holding a
+        card that fits; nothing when the rules would allow it."""
+        game, truth = self.driver.game, self.driver.truth
+        seat = game.to_act()
+        if game.phase is not Phase.PLAY or seat is None:
+            return []
+        others = [s for s in range(game.players) if s != seat and truth.holding[s]]
+        if others and rng.random() < 0.5:
+            other = rng.choice(others)
+            card = str(truth.holding[other][0])
+            return [Lay(seat_zone(other), card)] if refused(game, {"type": "play", "seat": other, "card": card}) else []
+        return [Press("go", seat)] if refused(game, {"type": "go", "seat": seat}) else []
+
+    def _show_crib(self) -> list[Action]:
+        over = self.driver.game.phase in (Phase.SHOW, Phase.HAND_OVER, Phase.GAME_OVER)
+        return [TurnUp("crib")] if over and self.table.cards_in("crib", face_up=False) else []
 
     def _make(self, event: dict) -> list[Action]:
         kind = event["type"]
@@ -47,12 +76,14 @@ class CribbagePlayers:
 
     def _deal(self, event: dict) -> list[Action]:
         last = len(self.driver.pending) == 1  # the deal's events leave the queue as they are made
-        actions: list[Action] = [Read(event["card"])] if self.open_deal else []
-        if event.get("to") == "crib":  # three players: one card dealt straight to the crib
-            actions.append(Lay("crib", event["card"], face_up=False))
-        if last and not self.open_deal:
-            actions.append(Press("next"))
-        return actions
+        dealt: list[Action] = [Read(event["card"])] if self.open_deal else []
+        if event.get("to") == "crib":  # three players: one card dealt straight to the crib, the last one
+            self._crib_card = dealt + [Lay("crib", event["card"], face_up=False)]
+            dealt = []
+        if not last:
+            return dealt
+        crib_card, self._crib_card = self._crib_card, []
+        return dealt + crib_card + ([] if self.open_deal else [Press("next")])
 
     def _reveal(self, event: dict) -> list[Action]:
         if event.get("crib"):
@@ -60,3 +91,4 @@ class CribbagePlayers:
         zone = seat_zone(event["seat"])
         shown = self.table.cards_in(zone, face_up=True)
         return [Lay(zone, card) for card in event["cards"] if card not in shown]
+

@@ -7,13 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.simulation.scene.actions import Action, Console, Press, Read
+from controller.simulation.scene.actions import Action, Console, Lay, Press, Read
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.table import PhysicalTable, ZoneBox
 from vision.synthetic import SceneStyle
-from vision.observations import READER, TableChange, observation_to_json
+from vision.watch import SYNTHETIC_STYLE
+from vision.observations import READER, UNKNOWN_CARD, CardPlaced, TableChange, observation_to_json
 
 FPS = 15.0  # the camera's frame rate: the table log's clock
+NUDGES = 3  # how often a player straightens a card the table did not read before giving up
 READER_STYLE = SceneStyle(size=(180, 220), card_width=100, tilt=0.0)  # a slot the size of one card
 
 
@@ -47,10 +49,24 @@ class Stage:
         self.table, self.camera, self.reader = table, camera, reader
 
     @property
+    def frames(self) -> int:
+        """The frames both cameras took."""
+        return self.camera.frames + (self.reader.camera.frames if self.reader else 0)
+
+    @property
     def now(self) -> float:
-        """Seconds since the table started: the frames both cameras took, at FPS."""
-        frames = self.camera.frames + (self.reader.camera.frames if self.reader else 0)
-        return round(frames / FPS, 3)
+        """Seconds since the table started, at FPS."""
+        return round(self.frames / FPS, 3)
+
+    def _until_seen(self, laid: Lay, sensed: Sensed) -> None:
+        """A card laid face up that the table did not take in (not read, or not seen at all): its player
+        nudges it straight, as at a real table, a few times at most."""
+        read = CardPlaced(laid.card if laid.readable else UNKNOWN_CARD, laid.zone)
+        for _ in range(NUDGES):
+            if read in sensed.seen:
+                return
+            self.table.nudge(laid.zone, laid.card)
+            sensed.seen.extend(self.camera.show(self.table.scene(), self.table.glared()))
 
     def perform(self, action: Action) -> Sensed:
         sensed = Sensed()
@@ -64,6 +80,18 @@ class Stage:
             self.reader.deal(action.card, sensed)
         else:
             sensed.truth = self.table.make(action)
-            sensed.seen = self.camera.show(self.table.scene())
+            sensed.seen = self.camera.show(self.table.scene(), self.table.glared())
+            if isinstance(action, Lay) and action.face_up:
+                self._until_seen(action, sensed)
         sensed.lines.extend(observation_to_json(self.now, obs) for obs in sensed.seen)
         return sensed
+
+
+def table_stage(seats: int, open_deal: bool, seed: int = 0, reads: int = 3) -> Stage:
+    """The demo's table for `seats` players (controller.simulation.scene.table.table_layout) seen by the
+    camera look of `cardtable vision watch --source synthetic`; each settled scene read `reads` times, a
+    card counted when seen in most of them; with the deal reader when `open_deal`."""
+    table = PhysicalTable.laid_out(SYNTHETIC_STYLE, seats, seed)
+    votes = reads // 2 + 1
+    camera = TableCamera(table.calibration(), SYNTHETIC_STYLE, reads, votes, seed)
+    return Stage(table, camera, DealReader(reads, votes, seed) if open_deal else None)

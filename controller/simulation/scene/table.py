@@ -93,7 +93,7 @@ def table_layout(style: SceneStyle, seats: int) -> dict[str, ZoneBox]:
              ZoneBox(left, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
     order = [0, 2] if seats == 2 else [0, 1, 2, 3][:seats]  # two players sit opposite
     zones = {seat_zone(i): edges[edge] for i, edge in enumerate(order)}
-    crib = left + card_w + 4 * 0.4 * card_w + 2 * MARGIN  # four cards spread, each showing its index
+    crib = left + card_w + 4 * 0.5 * card_w + 2 * MARGIN  # four cards spread, each showing its index
     starter = crib + card_w + 2 * MARGIN
     zones["crib"] = ZoneBox(left, deep, crib, h - deep, pile=ROW_CAPACITY // 2)
     zones["starter"] = ZoneBox(crib, deep, starter, h - deep, pile=ROW_CAPACITY // 2)
@@ -122,6 +122,11 @@ class PhysicalTable:
     def scene(self) -> list[PlacedCard]:
         """What the camera sees, bottom card first."""
         return [lying.place for cards in self.lying.values() for lying in cards]
+
+    def glared(self) -> set[int]:
+        """Which cards of `scene()` lie unreadable."""
+        cards = [lying for cards in self.lying.values() for lying in cards]
+        return {index for index, lying in enumerate(cards) if not lying.readable}
 
     def cards_in(self, zone: str, face_up: bool | None = None) -> list[str]:
         return [c.card for c in self.lying.get(zone, []) if face_up is None or c.face_up == face_up]
@@ -163,6 +168,15 @@ class PhysicalTable:
         cards.remove(found)  # the others keep their places: a player does not tidy the row
         return self._changes(before)
 
+    def nudge(self, zone: str, card: str) -> None:
+        """Straighten a face-up card a little on its place (as a player does when the table did not react
+        to it); nothing changes for the camera but the picture."""
+        cards = self.lying.get(self._zone(zone), [])
+        index = next((i for i, c in enumerate(cards) if c.card == card and c.face_up), None)
+        if index is None:
+            raise MoveError(f"{card} does not lie face up in {zone}")
+        cards[index] = self._in_row(zone, card, cards[index].readable, slot=cards[index].slot)
+
     def turn_up(self, zone: str) -> list[TableChange]:
         """Turn the face-down pile of `zone` face up and spread it along the row (the dealer shows the crib)."""
         before = self._seen()
@@ -201,11 +215,12 @@ class PhysicalTable:
             raise MoveError(f"no zone {zone!r} on this table (zones: {', '.join(sorted(self.zones))})")
         return zone
 
-    def _in_row(self, zone: str, card: str, readable: bool) -> Lying:
-        """`card` face up at the first free place of `zone`'s row, a few pixels and degrees off it (nobody
-        lays a card exactly on its place)."""
+    def _in_row(self, zone: str, card: str, readable: bool, slot: int | None = None) -> Lying:
+        """`card` face up at the first free place of `zone`'s row (or at `slot`), a few pixels and degrees
+        off it (nobody lays a card exactly on its place)."""
         taken = {c.slot for c in self.lying.get(zone, [])}
-        slot = next((i for i in range(ROW_CAPACITY) if i not in taken and i != self.zones[zone].pile), None)
+        if slot is None:
+            slot = next((i for i in range(ROW_CAPACITY) if i not in taken and i != self.zones[zone].pile), None)
         if slot is None:
             raise MoveError(f"{zone} already holds {ROW_CAPACITY - 1} face-up cards in a row")
         x, y, angle = self.zones[zone].slot(slot, self.style.card_width)
