@@ -128,6 +128,9 @@ def test_unknown_cards_are_the_cards_beyond_those_read_by_name() -> None:
         voted = voter.vote(state)
     assert voted == {z: Counter({"QS": 1, "#unknown": 1})}  # two cards: QS and one never read
     assert diff_states({}, voted) == [CardPlaced("QS", z), CardPlaced("unknown", z), UnknownCards(z, 1)]
+    # read by name in a later scene: the unknown card left, the QS came
+    assert diff_states({z: Counter({"#unknown": 1})}, {z: Counter({"QS": 1})}) == [
+        CardRemoved("unknown", z), CardPlaced("QS", z), UnknownCards(z, 0)]
     face_down_only = Voter(k=1, n=1).vote({"crib": Counter({"#down": 4})})
     assert face_down_only == {"crib": Counter({"#down": 4})}  # face-down cards are not unknown face-up ones
 
