@@ -105,7 +105,7 @@ def test_a_calibration_naming_an_unknown_zone_is_refused(tmp_path: Path) -> None
     raw["zones"] = {**cal.zones, "seat-2-play": cal.zones["seat-2"]}  # the old name
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(raw))
-    with pytest.raises(ValueError, match=r"bad calibration file .*cal.json: unknown zone 'seat-2-play' \(zones: seat-1, "):
+    with pytest.raises(ValueError, match=r"bad calibration file .*: unknown zone 'seat-2-play' \(zones: seat-1, "):
         Calibration.load(path)
     cal.save(path)
     assert Calibration.load(path).zones == cal.zones
