@@ -13,8 +13,10 @@ import cv2
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
 from vision.detect import Detection, Detector
+from vision.enroll import enroll, read_back
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
-from vision.model import DEFAULT_MODEL, IndexModel, load_model
+from vision.model import IndexModel
+from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
@@ -35,7 +37,6 @@ def progress_bar(label: str) -> Any:
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
     model: IndexModel
     if getattr(args, "enroll", None):
-        from vision.enroll import enroll
         model = enroll(Path(args.enroll), _cnn_path(args.model), progress_bar("enrolling"))
     else:
         model = load_model(args.model)
@@ -145,7 +146,6 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import enroll, read_back
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     model.save(Path(args.out))
     p = model.prototypes
