@@ -43,6 +43,8 @@ APPLICATION_ID = 0x43415244  # "CARD"
 SCHEMA_VERSION = 1
 SYNCHRONOUS = ("FULL", "NORMAL")
 SQLITE_MAGIC = b"SQLite format 3\x00"
+STATE_DIRECTORY = Path("/var/lib/cardtable")  # the service's systemd StateDirectory=
+JOURNAL_NAME = "journal.sqlite3"
 
 _SCHEMA = [
     """CREATE TABLE games (
@@ -108,6 +110,11 @@ class GameRecord:
     @property
     def players(self) -> list[str]:
         return list(self.header["players"])
+
+
+def default_journal_path() -> Path:
+    """`$CARDTABLE_STATE_DIR/journal.sqlite3`, else the service's state folder's journal."""
+    return Path(os.environ.get("CARDTABLE_STATE_DIR") or STATE_DIRECTORY) / JOURNAL_NAME
 
 
 def _now() -> str:
