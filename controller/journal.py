@@ -309,7 +309,7 @@ class Journal:
             return int(cursor.lastrowid or 0)
 
     def end_game(self, game_id: int, summary: dict[str, Any]) -> None:
-        """The game is over: its final summary (as `cardtable replay` prints it)."""
+        """The game is over: its final summary (the engine's `summary()`, as `cardtable replay` ends with)."""
         if not isinstance(summary, dict):
             raise JournalError(f"a summary must be an object, got {type(summary).__name__}")
         text = _to_json("the summary", summary)

@@ -34,7 +34,8 @@ def play_game(journal: Journal, seed: int) -> None:
             raise AssertionError(f"game {game_id} event {number} is {recorded} in the journal, {event} in play")
     for number, (event, _) in enumerate(driver.events(), start=len(journaled)):
         line_seq = journal.append_input(game_id, console_line(number * 0.5, event))
-        print(journal.append_event(game_id, event, line_seq), flush=True)
+        sys.stdout.write(f"{journal.append_event(game_id, event, line_seq)}\n")  # one write: never half a line
+        sys.stdout.flush()
     journal.end_game(game_id, driver.game.summary())
 
 

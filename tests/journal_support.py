@@ -24,12 +24,16 @@ def console_line(t: float, event: dict[str, Any]) -> dict[str, Any]:
     return {"t": t, "type": "console", "event": event}
 
 
-def journal_game(journal: Journal, seed: int, limit: int = 10_000) -> tuple[int, list[dict[str, Any]]]:
-    """Plays a cribbage game (at most `limit` events), journaling each input and accepted event."""
+def journal_game(journal: Journal, seed: int, limit: int = 10_000, end: bool = False
+                 ) -> tuple[int, list[dict[str, Any]]]:
+    """Plays a cribbage game (at most `limit` events), journaling each input and accepted event, and with
+    `end` its summary."""
     head, driver = cribbage_driver(seed)
     game_id = journal.start_game(table_log_header(head))
     accepted = []
     for number, (event, _) in enumerate(driver.events(limit)):
         journal.append_event(game_id, event, journal.append_input(game_id, console_line(number * 0.5, event)))
         accepted.append(event)
+    if end:
+        journal.end_game(game_id, driver.game.summary())
     return game_id, accepted
