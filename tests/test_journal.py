@@ -314,3 +314,40 @@ def test_a_read_only_disk_is_refused_when_opening_for_writing_but_can_be_read(ti
             assert [g.game for g in journal.games()] == ["cribbage"]
     finally:
         remount(tiny_disk, "rw")
+
+
+def test_the_page_limit_of_the_database_refuses_the_append_and_leaves_the_journal_as_it_was(
+        journal: Journal) -> None:
+    """The same refusal where no small disk can be mounted: SQLite's own size limit (max_page_count)."""
+    game_id = journal.start_game(HEADER)
+    pages, = journal._connection.execute("PRAGMA page_count").fetchone()
+    journal._connection.execute(f"PRAGMA max_page_count = {pages}")
+    before = snapshot(journal)
+    with pytest.raises(JournalError, match="disk full: could not append an event"):
+        journal.append_event(game_id, {"type": "new_hand", "note": "x" * 20_000}, None)
+    assert snapshot(journal) == before
+    journal.append_event(game_id, {"type": "new_hand"}, None)  # what fits still goes in
+    assert journal.events(game_id) == [{"type": "new_hand"}]
+
+
+@pytest.fixture
+def immutable(tmp_path: Path) -> Iterator[Path]:
+    """A closed journal with the immutable attribute, which even root cannot write (needs chattr)."""
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        journal.start_game(HEADER)
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("cannot set the immutable attribute here")
+    try:
+        yield path
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_an_immutable_journal_is_refused_for_writing_but_can_be_read(immutable: Path) -> None:
+    before = digest(immutable)
+    with pytest.raises(JournalError, match=f"{immutable}: read-only: cannot write {immutable}"):
+        Journal.open(immutable)
+    with Journal.open(immutable, readonly=True) as journal:
+        assert len(journal.games()) == 1
+    assert digest(immutable) == before
