@@ -1,5 +1,6 @@
 """The physical table of the demo: simulated players' moves made with rendered cards, read by the real
-vision (detector and tracker, calibrated as the table is): the cameras report exactly the changes made."""
+vision (detector and tracker, calibrated as the table is): the cameras report every change made, and now
+and then an unreadable card that is not there (which the table holds on and the dealer clears)."""
 from __future__ import annotations
 
 import random
@@ -31,18 +32,25 @@ def test_a_whole_cribbage_hand_is_seen_as_it_was_played(players: int, open_deal:
     players_at_table = CribbagePlayers(driver, table.table, open_deal)
     kinds: Counter[str] = Counter()
     made: Counter[str] = Counter()
+    glitches = 0
     while True:
         move = driver.choose()
         assert move is not None
         made[move.event["type"]] += 1
         for action in players_at_table.actions(move):
             sensed = table.perform(action)
-            assert Counter(map(str, sensed.seen)) == Counter(map(str, sensed.truth)), action
-            kinds.update(line["type"] for line in sensed.lines)
+            seen, truth = Counter(map(str, sensed.seen)), Counter(map(str, sensed.truth))
+            assert not truth - seen, action  # every change made was seen ...
+            extra = seen - truth  # ... and at most a passing unreadable card besides (the table holds on it)
+            assert all("unknown" in text or "unreadable" in text for text in extra), action
+            glitches += bool(extra)
+            kinds.update(line["type"] for line in sensed.lines if line["type"] not in ("unknown",) and
+                         line.get("card") != "unknown")
         if move.event["type"] == "new_hand":
             break
         game.apply(move.event)
         move.commit()
+    assert glitches <= 2
     dealt = players * (6 if players == 2 else 5) + (1 if players == 3 else 0)
     assert kinds["placed"] == 4 * players + 1 + 4 + (dealt if open_deal else 0)  # plays, starter, crib (, reader)
     assert kinds["face_down"] == 4 + 1  # the crib, card by card, then turned up
