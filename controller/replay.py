@@ -1,15 +1,16 @@
 """`cardtable replay`: judge every event of a hand history and report per event, then a summary."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .engine import IllegalEvent, SetupError
 from .games import new_game
 from .history import Header, HistoryError, HistoryLine
 
 
-def replay(header: Header, lines: list[HistoryLine]) -> Iterator[dict[str, Any]]:
-    """Yield one result object per event line, then the summary. Rejected events change nothing."""
+def replay(header: Header, lines: Iterable[HistoryLine]) -> Iterator[dict[str, Any]]:
+    """Yield one result object per event line as it is judged, then the summary. Rejected events change
+    nothing. `lines` may be a stream (stream_history): nothing is kept of an event once it is judged."""
     try:
         engine = new_game(header)
     except SetupError as error:

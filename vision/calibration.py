@@ -65,8 +65,12 @@ class Calibration:
     def to_json(self) -> dict[str, object]:
         return asdict(self)
 
+    def dumps(self) -> str:
+        """The calibration file's text (the CLI writes it atomically)."""
+        return json.dumps(self.to_json(), indent=2)
+
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=2))
+        path.write_text(self.dumps())
 
     @classmethod
     def load(cls, path: Path) -> "Calibration":

@@ -8,9 +8,11 @@ manifest they were computed with (the embedding only means something for that ne
 from __future__ import annotations
 
 import csv
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -122,29 +124,51 @@ class EnrolledModel:
         """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
         return self.base.score(frame, cands, floor)
 
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def save(self, target: Path | BinaryIO) -> None:
+        """Write the enrolled deck to a file named exactly `target` (no suffix added), or to a binary stream."""
         p = self.prototypes
-        np.savez_compressed(path, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
+        if isinstance(target, Path):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as stream:
+                return self.save(stream)
+        np.savez_compressed(target, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
                             means=p.means.astype(np.float32), agree_margin=p.agree_margin, veto_margin=p.veto_margin,
                             low_threshold=p.low_threshold, threshold=p.threshold)
 
     @classmethod
     def load(cls, path: Path) -> "EnrolledModel":
+        if not Path(path).is_file():
+            raise ValueError(f"cannot load card model {path}: no such file")
+        if not zipfile.is_zipfile(path):  # np.load would try it as a pickle and advise loading it unsafely
+            raise ValueError(f"cannot load card model {path}: not a model (a .json or .onnx CNN, or an .npz "
+                             f"from 'cardtable vision enroll')")
         try:
-            with np.load(path) as z:
+            with np.load(path, allow_pickle=False) as z:
                 protos = Prototypes(z["classes"], z["means"], *(float(z[k]) for k in (
                     "agree_margin", "veto_margin", "low_threshold", "threshold")))
                 base = Path(str(z["base"]))
                 digest = str(z["base_digest"]) if "base_digest" in z.files else "none recorded"
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        except KeyError as exc:
+            raise ValueError(f"cannot load card model {path}: an .npz without {exc}, not an enrolled deck") from exc
+        except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+            # numpy's text may advise unpickling; never pass that on
+            raise ValueError(f"cannot load card model {path}: not an enrolled deck "
+                             f"({type(exc).__name__})") from exc
         # the package may have moved since enrolment: fall back to the shipped CNN of the same name
         model = cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
         if model.base.digest != digest:  # e.g. an update shipped new networks: the embeddings changed
             raise ValueError(f"cannot load card model {path}: it was enrolled with other card networks "
                              f"({digest}, now {model.base.digest}); run 'cardtable vision enroll' again")
         return model
+
+
+def is_enrolled_model(path: Path) -> bool:
+    """A file `enroll` wrote (and may replace without --force): an .npz holding prototypes."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return {"means.npy", "classes.npy", "base_digest.npy"} <= set(archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None) -> EnrolledModel:

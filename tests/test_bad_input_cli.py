@@ -1,0 +1,127 @@
+"""The command line's one error boundary (controller/cli.py) and the files it must never lose (issue 28)."""
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import cli
+from controller.commands import firmware
+from controller.pegboard.virtual import LinkPathError, VirtualPegBoard
+
+HISTORIES = Path(__file__).parent / "data" / "histories"
+
+
+def cardtable(*argv: str, **kw) -> subprocess.CompletedProcess[str]:
+    kw.setdefault("capture_output", True)
+    return subprocess.run([sys.executable, "-m", "controller.cli", *argv], text=True, timeout=60, **kw)
+
+
+def test_an_unexpected_error_is_one_line_naming_the_log(monkeypatch, capsys, tmp_path):
+    log = tmp_path / "errors.log"
+    monkeypatch.setenv(cli.LOG_ENV, str(log))
+    monkeypatch.setattr("controller.commands.ferbli.evaluate", lambda cards: {}["boom"])
+    assert cli.main(["ferbli", "rank", "AS", "KS", "QS", "AH"]) == cli.EXIT_BUG
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("cardtable ferbli rank: internal error (KeyError: 'boom')") and str(log) in err
+    assert "Traceback" in log.read_text() and "ferbli/hands" not in err
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    monkeypatch.setattr("controller.commands.ferbli.evaluate", lambda cards: {}["boom"])
+    for argv in (["--debug", "ferbli", "rank", "AS"], ["ferbli", "rank", "AS", "--debug"]):
+        with pytest.raises(KeyError):
+            cli.main(argv)
+
+
+def test_bad_input_is_one_line_exit_2_naming_the_command(capsys):
+    assert cli.main(["ferbli", "rank", "AS", "KX", "QS", "AH"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cardtable ferbli rank: ") and "'KX'" in err
+
+
+def test_a_reader_that_goes_away_ends_the_replay_quietly(tmp_path):
+    long = tmp_path / "long.jsonl"
+    lines = (HISTORIES / "cribbage" / "two_player_skunk.jsonl").read_text().splitlines()
+    long.write_text("\n".join(lines + [line for _ in range(300) for line in lines[1:]]) + "\n")
+    done = subprocess.run(f"{sys.executable} -m controller.cli replay {long} | head -1", shell=True,
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+def test_a_full_disk_is_one_line(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = cardtable("replay", str(HISTORIES / "cribbage" / "two_player_skunk.jsonl"), stdout=full,
+                         stderr=subprocess.PIPE, capture_output=False)
+    assert done.returncode == 2
+    assert done.stderr == "cardtable replay: error: cannot use standard output: No space left on device\n"
+
+
+def test_simulate_refuses_to_replace_a_file(tmp_path, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    (tmp_path / "notes.txt.new").write_text("more notes")
+    assert cli.main(["firmware", "simulate", "--link", str(notes)]) == 2
+    assert "a file is there" in capsys.readouterr().err
+    assert notes.read_text() == "my notes" and (tmp_path / "notes.txt.new").read_text() == "more notes"
+    with pytest.raises(LinkPathError, match="a file is there"):
+        VirtualPegBoard(link_path=notes).start()
+    assert notes.read_text() == "my notes" and not notes.is_symlink()
+
+
+@pytest.mark.parametrize("make,fragment", [
+    (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: p.symlink_to(p.parent / "elsewhere.txt"), "not to a terminal"),
+    (lambda p: None, "does not exist"),
+])
+def test_simulate_refuses_other_link_paths(tmp_path, capsys, make, fragment):
+    link = tmp_path / "link"
+    make(link)
+    target = link / "x" if fragment == "does not exist" else link
+    assert cli.main(["firmware", "simulate", "--link", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and str(target) in err
+
+
+def test_simulate_replaces_a_stale_link_and_removes_only_its_own(tmp_path):
+    link = tmp_path / "pegboard"
+    link.symlink_to("/dev/pts/999")  # left by a board that was killed
+    (tmp_path / "pegboard.new").write_text("not ours")
+    with VirtualPegBoard(link_path=link) as board:
+        assert os.readlink(link) != "/dev/pts/999" and board.running
+    assert not link.exists() and not link.is_symlink()
+    assert (tmp_path / "pegboard.new").read_text() == "not ours"
+    assert [p.name for p in tmp_path.iterdir()] == ["pegboard.new"]
+
+
+def test_simulate_on_a_good_path_runs_until_terminated(tmp_path):
+    link = tmp_path / "pegboard"
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "firmware", "simulate", "--link", str(link)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert "virtual peg board on" in proc.stdout.readline() and link.is_symlink()
+    proc.terminate()
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and err == "" and not link.is_symlink()
+
+
+def test_flash_errors_are_firmware_errors(tmp_path, capsys):
+    assert issubclass(firmware.FirmwareError, ValueError)  # so the boundary reports them as bad input
+    assert cli.main(["firmware", "flash", "--port", str(tmp_path / "ttyACM9")]) == 2
+    assert capsys.readouterr().err.startswith("cardtable firmware flash: error: cannot open")
+
+
+def test_interrupt_is_one_line(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "firmware", "simulate", "--link",
+                             str(tmp_path / "pb")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    proc.send_signal(2)
+    deadline = time.monotonic() + 20
+    while proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _, err = proc.communicate(timeout=5)
+    assert "Traceback" not in err and not (tmp_path / "pb").is_symlink()
