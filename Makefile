@@ -16,4 +16,5 @@ demo: install
 	$(VENV)/bin/cardtable demo
 
 test: install
+	$(VENV)/bin/mypy  # the type check (files and settings: [tool.mypy] in pyproject.toml)
 	$(PY) -m pytest -n auto -q

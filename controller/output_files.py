@@ -44,11 +44,12 @@ def check_output(path: str | Path, *, option: str, inputs: Iterable[str | Path] 
     return target
 
 
-def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Run `write` on a temporary file next to `path`, then rename it over `path` (atomic on POSIX)."""
+def write_atomically(path: Path, write: Callable[[BinaryIO], object], new_mode: int | None = None) -> None:
+    """Run `write` on a temporary file next to `path`, then rename it over `path` (atomic on POSIX).
+    The file keeps the permissions of the one it replaces; a new one gets `new_mode`, or the umask's."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
-        os.fchmod(fd, _mode_for(path))  # mkstemp makes it private; the output gets the usual mode
+        os.fchmod(fd, _mode_for(path, new_mode))  # mkstemp makes it private; the output gets the usual mode
         with os.fdopen(fd, "wb") as stream:
             write(stream)
             stream.flush()
@@ -59,18 +60,20 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
 
 
-def _mode_for(path: Path) -> int:
-    """The replaced file's permissions, or a new file's under the umask (as open() would give it)."""
+def _mode_for(path: Path, new_mode: int | None) -> int:
+    """The replaced file's permissions, or a new file's (`new_mode`, or as open() would give it)."""
     try:
         return path.stat().st_mode & 0o7777
     except FileNotFoundError:
+        if new_mode is not None:
+            return new_mode
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    write_atomically(path, lambda stream: stream.write(text.encode("utf-8")))
+def write_text_atomically(path: Path, text: str, new_mode: int | None = None) -> None:
+    write_atomically(path, lambda stream: stream.write(text.encode("utf-8")), new_mode)
 
 
 def starts_with(prefix: bytes) -> Callable[[Path], bool]:

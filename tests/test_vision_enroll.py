@@ -12,7 +12,7 @@ import pytest
 from vision.cnn import DEFAULT_CNN
 from vision.enroll import EnrolledModel, enroll, enrollment_photos
 from vision.evaluate import evaluate, read_manifest
-from vision.model import load_model
+from vision.model_files import load_model
 from vision.prototypes import Prototypes, Sample, calibrate
 from vision.recognize import Recognizer
 from vision.sources import load_image

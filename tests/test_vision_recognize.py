@@ -14,7 +14,7 @@ from vision.calibration import Calibration, calibrate
 from vision.detect import Detector
 from vision.evaluate import evaluate, read_manifest
 from vision.glyphs import IndexCandidate
-from vision.model import load_model
+from vision.model_files import load_model
 from vision import recognize
 from vision.outline import CardOutline
 from vision.recognize import UNKNOWN, Recognizer, in_colour

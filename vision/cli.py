@@ -14,8 +14,10 @@ from controller.output_files import check_output, write_atomically, write_text_a
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
 from vision.detect import Detection, Detector
+from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
-from vision.model import DEFAULT_MODEL, IndexModel, load_model
+from vision.model import IndexModel
+from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
@@ -36,7 +38,6 @@ def progress_bar(label: str) -> Any:
 def _recognizer(args: argparse.Namespace, cal: Calibration | None) -> Recognizer:
     model: IndexModel
     if getattr(args, "enroll", None):
-        from vision.enroll import enroll
         model = enroll(Path(args.enroll), _cnn_path(args.model), progress_bar("enrolling"))
     else:
         model = load_model(args.model)
@@ -164,7 +165,6 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back
     photos = [path for path, _ in enrollment_photos(Path(args.photos))]
     out = check_output(args.out, option="--out", inputs=(args.photos, args.model, *photos), force=args.force,
                        ours=is_enrolled_model)

@@ -1,9 +1,8 @@
 """What the recognizer needs of a corner-index classifier (rank head, suit head, each with a 'junk' class),
-the class labels, and the loader for the shipped CNN (vision/cnn.py) or an enrolled deck (vision/enroll.py).
+the class labels and the confidence scale's fixed points. Loading a model file: vision/model_files.py.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -14,7 +13,10 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JUNK_RANK = len(RANKS)
 JUNK_SUIT = len(SUITS)
-DEFAULT_MODEL = Path(__file__).with_name("models") / "generic.json"  # the CNN ensemble (vision/cnn.py)
+# Readings at least this confident skip the recognizer's jittered re-check, and enrolment never vetoes
+# them (speed; picked on 'val', where it added no wrong card and read more, since the re-check also
+# rejects some good readings).
+NO_RECHECK = 0.99
 
 
 class IndexModel(Protocol):
@@ -29,12 +31,3 @@ class IndexModel(Protocol):
         may save work, so a caller with a lower threshold passes it."""
         ...
 
-
-def load_model(path: Path = DEFAULT_MODEL) -> IndexModel:
-    """A shipped or enrolled model: CNN ensemble manifest .json (the default) or one .onnx, or an enrolled
-    deck .npz (`cardtable vision enroll`)."""
-    if Path(path).suffix in (".json", ".onnx"):
-        from vision.cnn import CnnModel
-        return CnnModel(Path(path))
-    from vision.enroll import EnrolledModel
-    return EnrolledModel.load(Path(path))

@@ -13,8 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.model import JUNK_RANK, JUNK_SUIT, SUITS
-from vision.recognize import NO_RECHECK
+from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, SUITS
 
 # Calibration grids (cosine similarity margins of the own prototype over the nearest other card's, and the
 # threshold for candidates the prototypes agree with); a veto margin of inf never vetoes.

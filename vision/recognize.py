@@ -11,12 +11,13 @@ import cv2
 import numpy as np
 
 from vision.blobs import Blob
+from vision.cnn import CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate, propose_indices
 from vision.grouping import group_corners
 from vision.index_pairs import OTHER_CORNER_L, of_one_card, same_index
 from vision.ink import as_bgr, ink_image
-from vision.model import DEFAULT_MODEL, JUNK_RANK, JUNK_SUIT, RANKS, SUITS, IndexModel, load_model
+from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
 from vision.ranks import RankVerifier
@@ -69,9 +70,6 @@ _REST_MIN_PX = 16
 GREY_THRESHOLD = 0.9
 # A frame is grey when this share of its pixels (sampled on a grid) has no colour at all.
 _GREY_SHARE = 0.99
-# Readings at least this confident skip the jittered re-check (speed; picked on 'val', where it added
-# no wrong card and read more, since the re-check also rejects some good readings).
-NO_RECHECK = 0.99
 # So do the two index corners of one isolated card naming the same card in a colour frame (two
 # independent reads agree; speed: the usual case of a card lying alone), OTHER_CORNER_L apart at least.
 # An unknown reading's guess at least this confident (after the re-check, and not doubted by the suit
@@ -129,7 +127,7 @@ class Recognizer:
         """`glyph_px` (rank-glyph size range) and `card_area` (px^2) come from the table's calibration;
         without them any glyph and card size is accepted. `suit_verifier`, `pip_network`, `rank_verifier`:
         default the shipped ones. `deck`: the cards in play; no other card is named (vision/deck.py)."""
-        self.model = model or load_model(DEFAULT_MODEL)
+        self.model = model or CnnModel()
         self.suit_verifier = suit_verifier or SuitVerifier()
         self.rank_verifier = rank_verifier or RankVerifier()
         self.pip_network = pip_network or SuitNetwork(DEFAULT_PIP_NET)

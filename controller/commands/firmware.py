@@ -93,7 +93,7 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("firmware", help="peg board firmware")
     commands = parser.add_subparsers(dest="firmware_command", required=True, metavar="ACTION")
     flash = commands.add_parser("flash", help="copy the firmware to the RP2040 with mpremote")

@@ -14,11 +14,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 import serial
 
 from controller.pegboard import pegproto
 from controller.pegboard.state import BoardState
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -258,7 +261,7 @@ class PegBoardLink:
         self.stats.garbage = reader.errors
         return latest
 
-    def _decode(self, decoder: Callable, body: bytes):  # type: ignore[type-arg]
+    def _decode(self, decoder: Callable[[bytes], T], body: bytes) -> T | None:
         try:
             return decoder(body)
         except pegproto.FrameError:

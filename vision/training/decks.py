@@ -24,7 +24,7 @@ from vision.calibration import Calibration
 from vision.deck import DECKS, Deck, deck_named
 from vision.evaluate import score_image, summarise
 from vision.ink import as_bgr
-from vision.model import load_model
+from vision.model_files import load_model
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 
