@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .arguments import OneLineParser
+
 # Modules that contribute subcommands; each defines `register(subparsers) -> None` and sets
 # `func` on its parsers (called with the parsed namespace, returning an exit code).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -39,7 +41,7 @@ LOG_ENV = "CARDTABLE_ERROR_LOG"  # where unexpected errors' tracebacks go (defau
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cardtable", description="Smart card table controller")
+    parser = OneLineParser(prog="cardtable", description="Smart card table controller")
     parser.add_argument("--debug", action="store_true", help="show the Python traceback of an unexpected error")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in COMMAND_MODULES:

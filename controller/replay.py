@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator
 
 from .engine import IllegalEvent, SetupError
+from .event_fields import unknown_fields
 from .games import new_game
 from .history import Header, HistoryError, HistoryLine
 
@@ -16,6 +17,10 @@ def replay(header: Header, lines: Iterable[HistoryLine]) -> Iterator[dict[str, A
     except SetupError as error:
         raise HistoryError(1, f"bad header: {error}") from None
     for line in lines:
+        refused = unknown_fields(header.game, line.event)
+        if refused is not None:
+            yield {"n": line.number, "ok": False, "error": refused}
+            continue
         try:
             effects = engine.apply(line.event)
         except IllegalEvent as error:

@@ -10,6 +10,7 @@ import pytest
 
 from controller.history import MAX_CHIPS, Header, HistoryError, parse_history, stream_history
 from controller.jsonlines import MAX_INTEGER, MAX_LINE_BYTES, MAX_NESTING, JsonLineError, bounded_lines, nesting
+from controller.replay import replay as judge
 
 BAD = Path(__file__).parent / "data" / "bad-inputs" / "replay"
 HEADER = {"format": "cardtable-history/1", "game": "cribbage", "players": ["Ann", "Bo"], "dealer": 0,
@@ -147,3 +148,55 @@ def test_replay_prints_the_lines_before_an_unreadable_one(tmp_path):
 
 def test_a_folder_is_not_a_history(tmp_path):
     refused(tmp_path, "cannot read")
+
+
+def test_a_buy_whose_option_is_a_list_is_refused_and_the_replay_goes_on():
+    code, results, err = replay(BAD / "ferbli_buy_list_option.jsonl")
+    assert code == 0, err
+    assert [r for r in results if r.get("ok") is False] == [
+        {"n": 16, "ok": False, "error": "malformed buy event: 'option' must be one of upcard, replace, all, stand, "
+                                         "got []"}]
+    assert results[-1]["type"] == "summary"
+
+
+@pytest.mark.parametrize("option", [["upcard"], {"a": 1}, 5, None])
+def test_every_buy_option_type_is_named(option):
+    lines = (BAD / "ferbli_buy_list_option.jsonl").read_text().splitlines()
+    buy = next(i for i, line in enumerate(lines) if '"type": "buy"' in line)
+    event = json.loads(lines[buy])
+    event["option"] = option
+    header, events = parse_history(io.StringIO("\n".join(lines[:buy] + [json.dumps(event)]) + "\n"))
+    *_, last, summary = judge(header, events)
+    assert last["ok"] is False and "'option' must be one of upcard" in last["error"]
+
+
+def test_a_type_that_is_not_text_is_named():
+    code, results, _ = replay(BAD / "type_is_number.jsonl")
+    assert code == 0 and results[0] == {"n": 2, "ok": False,
+                                        "error": "malformed event: 'type' must be text such as \"play\", got 5"}
+
+
+def test_a_misspelt_event_field_is_refused_naming_it():
+    code, results, _ = replay(BAD / "unknown_event_field_ignored.jsonl")
+    assert code == 0 and results[0]["ok"] is False
+    assert results[0]["error"] == ("malformed deal event: unknown field(s) 'crad', 'note' "
+                                   "(a deal event has: card, hands, seat, to, up)")
+    assert results[-1]["scores"] == [0, 0]
+
+
+def test_a_card_typed_on_a_phone_is_read():
+    code, results, _ = replay(BAD / "card_emoji_variation_selector.jsonl")
+    assert code == 0 and results[0] == {"n": 2, "ok": True, "effects": []}
+
+
+def test_a_bad_target_says_what_it_may_be():
+    refused(BAD / "cribbage_target_neg.jsonl", "option target must be one of 121, 61 or null, got -5")
+
+
+def test_the_field_table_knows_every_event_type_of_every_engine():
+    import importlib
+
+    from controller.event_fields import EVENT_FIELDS
+    from controller.games import ENGINE_MODULES
+    for game, module in ENGINE_MODULES.items():
+        assert set(EVENT_FIELDS[game]) == set(importlib.import_module(module)._HANDLERS), game

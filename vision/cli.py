@@ -10,6 +10,7 @@ from typing import Any
 
 import cv2
 
+from controller.arguments import number, whole
 from controller.output_files import check_output, write_atomically, write_text_atomically
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
@@ -19,7 +20,7 @@ from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
-from vision.sources import grab, load_image
+from vision.sources import check_frame_size, grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
 from vision.observations import observation_to_json
@@ -106,8 +107,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _parse_size(text: str, option: str = "--resize") -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"{option} wants WIDTHxHEIGHT, got {text!r}") from None
+        check_frame_size(w, h, what=f"{option} {text}")
+    except ValueError as exc:
+        detail = str(exc) if str(exc).startswith(option) else f"{option} wants WIDTHxHEIGHT, got {text!r}"
+        raise ValueError(detail) from None
     return w, h
 
 
@@ -210,7 +213,8 @@ def register(subparsers: Any) -> None:
     def common(p: argparse.ArgumentParser, enroll: bool = False, json_flag: bool = True) -> None:
         p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
                        help="model: .json/.onnx CNN (default: generic) or enrolled .npz")
-        p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
+        p.add_argument("--threshold", type=number(0, 1, low_open=True), default=None,
+                       help="confidence below which a card is unknown (above 0, at most 1)")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
         p.add_argument("--deck", choices=sorted(DECKS), default="52",
                        help="the deck in play: 52 (A..K) or 32 (7..A, Färbeln); no other card is named")
@@ -241,14 +245,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", required=True, help="image file to write, e.g. empty.png")
     force_flag(p)
     p.add_argument("--size", help="ask the camera for WIDTHxHEIGHT, as watch will (default: its own)")
-    p.add_argument("--skip", type=int, default=10, help="frames to let pass first (exposure settling)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an offline camera")
+    p.add_argument("--skip", type=whole(0, 100_000), default=10, help="frames to let pass first (exposure settling)")
+    p.add_argument("--timeout", type=number(0, 86_400), default=10.0, help="seconds to wait for an offline camera")
     p.set_defaults(func=cmd_capture)
 
     p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
     p.add_argument("--empty", required=True, help="frame of the empty table")
     p.add_argument("--card", required=True, help="same view with one card lying on the table")
-    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--seats", type=whole(1, 4), default=4, help="seat zones to draw, 1 to 4 (default 4)")
     p.add_argument("--out", default="calibration.json")
     force_flag(p)
     p.set_defaults(func=cmd_calibrate)
@@ -276,5 +280,5 @@ def register(subparsers: Any) -> None:
     p.add_argument("--k", type=int, default=3, help="an item counts when seen in k of the last n reads")
     p.add_argument("--n", type=int, default=5, help="reads per settled scene")
     p.add_argument("--max-frames", type=int, help="stop after this many good frames")
-    p.add_argument("--fps", type=float, help="process at most this many frames per second")
+    p.add_argument("--fps", type=number(0, 1000, low_open=True), help="process at most this many frames per second")
     p.set_defaults(func=cmd_watch)

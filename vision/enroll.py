@@ -7,7 +7,6 @@ manifest they were computed with (the embedding only means something for that ne
 """
 from __future__ import annotations
 
-import csv
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ import numpy as np
 from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
+from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
 from vision.readings import UNKNOWN
@@ -45,12 +45,12 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
             raise ValueError(f"no photos in {source}: one photo per card, named after it (QS.jpg, 10H_2.png)")
         return [(p, parse_card(p.stem)) for p in photos]
     if source.is_file():
-        with open(source, newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        try:
-            listed = [(source.parent / r["path"], parse_card(r["rank"] + r["suit"])) for r in rows]
-        except KeyError as exc:
-            raise ValueError(f"{source}: manifest needs the columns path,rank,suit") from exc
+        listed = []
+        for row in manifest_rows(source):
+            try:
+                listed.append((source.parent / row.path, parse_card(row.rank + row.suit)))
+            except ValueError as exc:
+                raise ValueError(f"{source}: line {row.line}: {exc}") from None
         paths = [path for path, _ in listed]
         several = sorted({str(path) for path in paths if paths.count(path) > 1})
         if several:  # the photo's label names the card whose corners it shows: one card per photo
