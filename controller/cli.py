@@ -22,17 +22,19 @@ from pathlib import Path
 
 from .arguments import OneLineParser
 
-# Modules that contribute subcommands; each defines `register(subparsers) -> None` and sets
-# `func` on its parsers (called with the parsed namespace, returning an exit code).
-COMMAND_MODULES: tuple[str, ...] = (
-    "controller.commands.replay",
-    "vision.cli",
-    "controller.commands.ferbli",
-    "controller.commands.cribbage_stats",
-    "controller.commands.firmware",
-    "controller.commands.demo",
-    "controller.commands.config",
-)
+# Modules that contribute subcommands, with the command names each registers: each defines
+# `register(subparsers) -> None` and sets `func` on its parsers (called with the parsed namespace, returning
+# an exit code). Only the module of the command being run is imported: the vision commands bring OpenCV,
+# numpy and ONNX Runtime, 60 MB and a second or more before a replay could read its first line.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "controller.commands.replay": ("replay",),
+    "vision.cli": ("vision",),
+    "controller.commands.ferbli": ("ferbli",),
+    "controller.commands.cribbage_stats": ("stats", "advise"),
+    "controller.commands.firmware": ("firmware",),
+    "controller.commands.demo": ("demo",),
+    "controller.commands.config": ("config", "console-pin"),
+}
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -40,11 +42,13 @@ EXIT_INTERRUPTED = 128 + 2
 LOG_ENV = "CARDTABLE_ERROR_LOG"  # where unexpected errors' tracebacks go (default: error_log_path())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of `command`'s module when it names one."""
     parser = OneLineParser(prog="cardtable", description="Smart card table controller")
     parser.add_argument("--debug", action="store_true", help="show the Python traceback of an unexpected error")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
+    wanted = [module for module, names in COMMAND_MODULES.items() if command in names]
+    for module_name in wanted or COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
     _name_commands(parser)
     return parser
@@ -63,7 +67,9 @@ def _name_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     name = getattr(args, "command_name", "cardtable")
     try:
         code = int(args.func(args) or 0)

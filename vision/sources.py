@@ -53,6 +53,8 @@ def load_image(path: str | Path) -> np.ndarray:
     size = encoded_size(data)
     if size is not None:
         check_frame_size(*size, what=f"image {p}")
+    if not data:
+        raise ValueError(f"cannot decode image: {p}")  # an empty file
     if is_truncated_jpeg(data):
         raise ValueError(f"truncated JPEG: {p} ends before its end marker (an interrupted copy or download?)")
     try:
