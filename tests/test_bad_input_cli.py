@@ -144,3 +144,32 @@ def test_replay_imports_no_vision_library(tmp_path):
     done = subprocess.run([sys.executable, "-c", probe, str(HISTORIES / "cribbage" / "muggins.jsonl")],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines()[-1] == "[] 0", done.stderr
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--delay", "-1"], "argument --delay: must be a number at least 0 and at most 60, got '-1'"),
+    (["--delay", "nan"], "argument --delay: must be a number at least 0"),
+    (["--history", "{folder}"], "--history {folder}: is a folder"),
+    (["--history", "{folder}/missing/h.jsonl"], "folder {folder}/missing does not exist"),
+    (["--history", "{notes}"], "--history {notes}: exists and was not written by cardtable; pass --force"),
+])
+def test_demo_arguments_are_refused_before_the_game(tmp_path, capsys, monkeypatch, argv, fragment):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    monkeypatch.setattr("controller.commands.demo.run_demo", lambda *a: pytest.fail("the game was played"))
+    argv = [a.format(folder=tmp_path, notes=notes) for a in argv]
+    try:
+        code = cli.main(["demo", *argv])
+    except SystemExit as exit:
+        code = exit.code
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and fragment.format(folder=tmp_path, notes=notes) in err, err
+    assert notes.read_text() == "mine"
+
+
+def test_demo_may_replace_a_history_it_wrote(tmp_path, monkeypatch):
+    history = tmp_path / "h.jsonl"
+    history.write_text('{"format": "cardtable-history/1", "game": "cribbage"}\n')
+    played = []
+    monkeypatch.setattr("controller.commands.demo.run_demo", lambda *a: played.append(a) or 0)
+    assert cli.main(["demo", "--history", str(history)]) == 0 and played[0][-1] == str(history)
