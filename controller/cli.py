@@ -34,6 +34,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "controller.commands.firmware": ("firmware",),
     "controller.commands.demo": ("demo",),
     "controller.commands.config": ("config", "console-pin"),
+    "controller.commands.history": ("history",),
 }
 
 EXIT_BAD_INPUT = 2
