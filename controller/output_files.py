@@ -44,9 +44,11 @@ def check_output(path: str | Path, *, option: str, inputs: Iterable[str | Path] 
     return target
 
 
-def write_atomically(path: Path, write: Callable[[BinaryIO], object], new_mode: int | None = None) -> None:
+def write_atomically(path: Path, write: Callable[[BinaryIO], object], new_mode: int | None = None,
+                     replace: bool = True) -> None:
     """Run `write` on a temporary file next to `path`, then rename it over `path` (atomic on POSIX).
-    The file keeps the permissions of the one it replaces; a new one gets `new_mode`, or the umask's."""
+    The file keeps the permissions of the one it replaces; a new one gets `new_mode`, or the umask's.
+    With `replace` false, a file at `path` (even one that appeared meanwhile) is a FileExistsError."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         os.fchmod(fd, _mode_for(path, new_mode))  # mkstemp makes it private; the output gets the usual mode
@@ -54,10 +56,12 @@ def write_atomically(path: Path, write: Callable[[BinaryIO], object], new_mode: 
             write(stream)
             stream.flush()
             os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
+        if replace:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)  # unlike a rename, fails if the name is taken
+    finally:
         Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _mode_for(path: Path, new_mode: int | None) -> int:

@@ -150,3 +150,14 @@ def test_a_file_that_is_not_a_model_is_named_and_never_unpickled(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"cannot load card model {model}" in err
     assert "pickle" not in err.lower()
+
+
+def test_a_write_that_must_not_replace_refuses_a_file_that_appeared(tmp_path):
+    target = tmp_path / "game.jsonl"
+    target.write_text("someone else's")
+    with pytest.raises(FileExistsError):
+        write_atomically(target, lambda stream: stream.write(b"mine"), replace=False)
+    assert target.read_text() == "someone else's" and os.listdir(tmp_path) == ["game.jsonl"]
+    fresh = tmp_path / "new.jsonl"
+    write_atomically(fresh, lambda stream: stream.write(b"mine"), replace=False)
+    assert fresh.read_text() == "mine" and sorted(os.listdir(tmp_path)) == ["game.jsonl", "new.jsonl"]
