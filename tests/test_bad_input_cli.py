@@ -1,4 +1,5 @@
 """The command line's one error boundary (controller/cli.py) and the files it must never lose (issue 28)."""
+import io
 import os
 import subprocess
 import sys
@@ -50,6 +51,19 @@ def test_a_reader_that_goes_away_ends_the_replay_quietly(tmp_path):
     done = subprocess.run(f"{sys.executable} -m controller.cli replay {long} | head -1", shell=True,
                           capture_output=True, text=True, timeout=60)
     assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+class ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [["stats", "cribbage"], ["advise", "5H", "5S", "JD", "QC", "4H", "6D", "--dealer"],
+                                  ["ferbli", "rank", "AS", "KS", "QS", "AH"]])
+def test_a_closed_pipe_ends_any_command_quietly(monkeypatch, capsys, argv):
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_a_full_disk_is_one_line(tmp_path):

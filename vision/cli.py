@@ -142,8 +142,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     out = check_output(args.out, option="--out", inputs=(args.source,), force=args.force)
     if not cv2.haveImageWriter(str(out)):
         raise ValueError(f"--out {out}: not an image file name; end it in .png or .jpg")
-    size = _camera_size(args)
-    source = open_source(args.source, size)
+    source = open_source(args.source, _camera_size(args))
     try:
         image = grab(source, skip=args.skip, timeout_s=args.timeout)
     finally:
