@@ -11,6 +11,7 @@ from .jsonlines import JsonLineError, bounded_lines, json_lines
 
 FORMAT = "cardtable-history/1"
 GAMES = ("cribbage", "femkort", "ferbli")
+HEADER_FIELDS = frozenset({"format", "game", "players", "dealer", "options", "chips"})
 
 
 class HistoryError(ValueError):
@@ -40,6 +41,10 @@ class Header(GameSetup):
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise bad(f"the first object must have \"format\": \"{FORMAT}\"")
+        unknown = sorted(data.keys() - HEADER_FIELDS)
+        if unknown:  # a misspelt "chisp" would otherwise be silently ignored
+            raise bad(f"unknown field(s) {', '.join(map(repr, unknown))} "
+                      f"(a header has: {', '.join(sorted(HEADER_FIELDS))})")
         game, players, dealer = data.get("game"), data.get("players"), data.get("dealer")
         if game not in GAMES:
             raise bad(f"game must be one of {', '.join(GAMES)}, got {game!r}")

@@ -1,5 +1,5 @@
-"""Fuzzing every input surface of issue 28: mutated hand histories, raw JSON lines, image files, calibration
-files, manifests and command-line arguments. Zero tracebacks: only the documented error of each reader,
+"""Fuzzing every input surface of issue 28: mutated hand histories, raw JSON lines, the table log's camera
+lines, image files, calibration files, manifests and command-line arguments. Zero tracebacks: only the documented error of each reader,
 or the command's one-line refusal; and a refused history line changes nothing.
 
 Each test is bounded (a few dozen to a few hundred examples, a few seconds).
@@ -23,6 +23,7 @@ from controller.jsonlines import JsonLineError, bounded_lines, json_lines
 from controller.replay import replay
 from vision.calibration import Calibration
 from vision.manifest import manifest_rows
+from vision.observations import ObservationError, observation_from_json
 from vision.sources import load_image
 
 DATA = Path(__file__).parent / "data"
@@ -133,6 +134,31 @@ def test_damaged_images_are_a_value_error(tmp_path: Path, seed: str, at: int, da
     except ValueError:
         return
     assert image.ndim == 3 and image.shape[0] * image.shape[1] <= 4096 * 4096
+
+
+CAMERA_LINE_FIELDS = ["t", "type", "card", "zone", "zones", "count", "status", "detail", "text"]
+CAMERA_TYPES = st.sampled_from(["placed", "removed", "face_down", "unknown", "duplicate", "camera", "flip"])
+
+
+@FUZZ
+@given(line=st.fixed_dictionaries({"t": st.floats(0, 1e6) | json_values, "type": CAMERA_TYPES | json_values},
+                                  optional={name: json_values for name in CAMERA_LINE_FIELDS[2:]}),
+       raw=st.binary(max_size=80))
+def test_any_table_log_camera_line_is_an_observation_or_named(line: dict[str, Any], raw: bytes) -> None:
+    for candidate in (line, *(value for _, value in _parsed(raw))):
+        try:
+            t, _ = observation_from_json(candidate)
+        except ObservationError as error:
+            assert str(error)
+        else:
+            assert t >= 0
+
+
+def _parsed(raw: bytes) -> list[tuple[int, Any]]:
+    try:
+        return list(json_lines([raw]))
+    except JsonLineError:
+        return []
 
 
 CALIBRATION = json.loads((BAD / "vision" / "cal.json").read_text())

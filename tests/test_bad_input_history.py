@@ -200,3 +200,9 @@ def test_the_field_table_knows_every_event_type_of_every_engine():
     from controller.games import ENGINE_MODULES
     for game, module in ENGINE_MODULES.items():
         assert set(EVENT_FIELDS[game]) == set(importlib.import_module(module)._HANDLERS), game
+
+
+def test_a_misspelt_header_field_is_refused_naming_it():
+    with pytest.raises(HistoryError, match="line 1: bad header: unknown field\\(s\\) 'chisp' \\(a header has: chips, "
+                                           "dealer, format, game, options, players\\)"):
+        Header.from_json({**HEADER, "chisp": [1, 2]})

@@ -179,7 +179,7 @@ def test_an_overlong_manifest_field_names_its_line(tmp_path):
     (["capture", "--source", "synthetic", "--out", "x.png", "--timeout", "nan"], "argument --timeout"),
     (["capture", "--source", "synthetic", "--out", "x.png", "--skip", "-1"], "argument --skip"),
     (["watch", "--source", "synthetic", "--fps", "0"], "argument --fps"),
-    (["calibrate", "--empty", "a.png", "--card", "b.png", "--seats", "0"], "argument --seats"),
+    (["calibrate", "--empty", "a.png", "--card", "b.png", "--seats", "two"], "argument --seats"),
 ])
 def test_bad_arguments_are_one_line_naming_the_option(capsys, argv, fragment):
     with pytest.raises(SystemExit) as exited:

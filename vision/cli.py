@@ -253,7 +253,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
     p.add_argument("--empty", required=True, help="frame of the empty table")
     p.add_argument("--card", required=True, help="same view with one card lying on the table")
-    p.add_argument("--seats", type=whole(2, 8), default=4, help="players around the table, 2..8 (the default zones)")
+    p.add_argument("--seats", type=int, default=4, help="players around the table, 2..8 (the default zones)")
     p.add_argument("--out", default="calibration.json")
     force_flag(p)
     p.set_defaults(func=cmd_calibrate)
