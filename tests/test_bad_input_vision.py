@@ -119,7 +119,7 @@ def test_calibration_values_are_checked_on_load(capsys, name, fragment):
     ({"card_height_px": "90"}, "card_height_px must be a number"),
     ({"table_lab": [1, 2, 300]}, "table_lab[2] must be a number from 0 to 255"),
     ({"table_lab_std": -1}, "table_lab_std must be a number from 0"),
-    ({"zones": {"crib": [[0, 0], [10, 0]]}}, "zone 'crib' must be a list of at least 3"),
+    ({"zones": {"crib": [[0, 0], [10, 0]]}}, "zone 'crib' needs 3 or more corners [x, y], got 2"),
     ({"zones": {"crib": [[0, 0], [10, 0], [5, 1e9]]}}, "zone 'crib' point 2 y must be a number from 0 to 720"),
     ({"zones": {"crib": [[0, 0], [10, 0], [5]]}}, "zone 'crib' point 2 must be a list of 2 numbers"),
     ({"zones": []}, "'zones' must be an object"),

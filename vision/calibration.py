@@ -85,9 +85,9 @@ class Calibration:
             raise ValueError(f"bad calibration file {path}: {exc.strerror}") from exc
         except ValueError as exc:  # not UTF-8, not JSON, or a field out of range
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
-        unknown = [name for name in cal.zones if name not in ZONES]
-        if unknown:
-            raise ValueError(f"bad calibration file {path}: unknown zone {unknown[0]!r} (zones: {', '.join(ZONES)})")
+        for name in cal.zones:
+            if name not in ZONES:
+                raise ValueError(f"bad calibration file {path}: unknown zone {name!r} (zones: {', '.join(ZONES)})")
         return cal
 
 

@@ -50,7 +50,8 @@ def _zones(zones: Any, width: float, height: float) -> dict[str, list[list[float
     checked = {}
     for name, polygon in zones.items():
         if not isinstance(polygon, list) or len(polygon) < 3:
-            raise CalibrationValueError(f"zone '{name}' must be a list of at least 3 [x, y] points")
+            got = len(polygon) if isinstance(polygon, list) else _shown(polygon)
+            raise CalibrationValueError(f"zone {name!r} needs 3 or more corners [x, y], got {got}")
         points = []
         for i, point in enumerate(polygon):
             x, y = _numbers(point, f"zone '{name}' point {i}", 2)
