@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # `func` on its parsers (called with the parsed namespace, returning an exit code).
 COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.replay",
+    "controller.commands.session",
     "vision.cli",
     "controller.commands.ferbli",
     "controller.commands.cribbage_stats",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .engine import IllegalEvent, SetupError
+from .engine import Engine, IllegalEvent, SetupError
 from .games import new_game
 from .history import Header, HistoryError, HistoryLine
 
@@ -21,4 +21,9 @@ def replay(header: Header, lines: list[HistoryLine]) -> Iterator[dict[str, Any]]
             yield {"n": line.number, "ok": False, "error": str(error)}
         else:
             yield {"n": line.number, "ok": True, "effects": effects}
-    yield {"type": "summary", "game": header.game, **engine.summary()}
+    yield summary_line(engine, header)
+
+
+def summary_line(engine: Engine, header: Header) -> dict[str, Any]:
+    """The last line of a replay: the game and the engine's summary."""
+    return {"type": "summary", "game": header.game, **engine.summary()}

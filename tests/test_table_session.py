@@ -1,0 +1,179 @@
+"""The table session, input by input: holds and what ends them, refusals, UNDO, the outputs, game over."""
+from __future__ import annotations
+
+import json
+
+from controller.cards import Card
+from controller.hardware.buzzer import Sound
+from controller.hardware.status_light import LightStatus
+from controller.history import Header
+from controller.pegboard.state import Mode
+from controller.simulation import cribbage as cribbage_sim
+from controller.table.log import parse_table_log
+from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Resolve
+from controller.table.session import TableSession
+from vision.tracking import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
+from vision.watch import CameraStatus
+
+from table_logs import cribbage_log
+
+NEXT = Button("next", None)
+
+
+def cribbage(**options) -> TableSession:
+    """Two-hand cribbage, seat 0 deals, dealt closed and discarded: waiting for the cut."""
+    session = TableSession(Header("cribbage", ("Ann", "Bo"), 0, options, None))
+    session.feed(NEXT)
+    for count in range(1, 5):
+        session.feed(FaceDownCount("crib", count))
+    return session
+
+
+def accepted(step) -> list[dict]:
+    return [entry["event"] for entry in step.judged if entry["ok"]]
+
+
+def test_the_crib_complete_makes_the_discards_from_the_dealers_left():
+    session = TableSession(Header("cribbage", ("Ann", "Bo", "Cy"), 2, {}, None))
+    assert accepted(session.feed(NEXT)) == [{"type": "deal", "hands": [[None] * 5] * 3},
+                                            {"type": "deal", "to": "crib", "card": None}]
+    assert accepted(session.feed(FaceDownCount("crib", 3))) == []
+    step = session.feed(FaceDownCount("crib", 4))
+    assert accepted(step) == [{"type": "discard", "seat": seat, "cards": [None]} for seat in (0, 1, 2)]
+
+
+def test_a_refused_card_holds_until_taken_back_and_what_came_meanwhile_is_judged_then():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    step = session.feed(CardPlaced("KD", "seat-1"))  # the dealer leads: out of turn
+    assert step.judged[0]["ok"] is False and "not your turn" in step.judged[0]["error"]
+    assert step.hold is not None and step.hold.to_json() == {
+        "reason": "refused", "seat": 0, "card": "KD", "zone": "seat-1", "error": step.judged[0]["error"]}
+    assert step.outputs.sounds == (Sound.ILLEGAL,) and step.outputs.light is LightStatus.ILLEGAL
+    assert step.outputs.board is not None and step.outputs.board.mode is Mode.ILLEGAL
+    waiting = session.feed(CardPlaced("5C", "seat-2"))  # pone's lead, laid while the table holds
+    assert waiting.judged == [] and waiting.hold is not None
+    assert session.feed(Button("go", 1)).judged == []
+    back = session.feed(CardRemoved("KD", "seat-1"))
+    assert accepted(back) == [{"type": "play", "seat": 1, "card": "5C"}]  # the go waits no more: refused
+    assert back.judged[-1]["ok"] is False and back.hold is None
+    assert back.outputs.light is LightStatus.ILLEGAL
+
+
+def test_a_card_laid_and_taken_away_during_a_hold_never_happened():
+    session = cribbage()
+    session.feed(CameraStatus("offline"))
+    session.feed(CardPlaced("9D", "starter"))
+    session.feed(CardRemoved("9D", "starter"))
+    session.feed(CardPlaced("4S", "starter"))
+    step = session.feed(CameraStatus("online"))
+    assert accepted(step) == [{"type": "starter", "card": "4S"}]
+
+
+def test_a_refused_button_press_sounds_and_holds_nothing():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    before = list(session.history)
+    step = session.feed(Button("confirm", 1))
+    assert (step.judged, step.hold, session.history) == ([], None, before)
+    assert step.outputs.sounds == (Sound.ILLEGAL,) and step.outputs.notice == "CONFIRM means nothing now"
+    go = session.feed(Button("go", 1))  # a go at count 0: the engine refuses it, nothing to take back
+    assert go.judged[0]["ok"] is False and go.hold is None
+
+
+def test_a_console_entry_the_engine_refuses_changes_nothing_and_holds_nothing():
+    session = cribbage(muggins=True)
+    step = session.feed(ConsoleEvent({"type": "claim", "seat": 1, "points": 4}))
+    assert step.judged[0]["ok"] is False and "muggins" not in step.judged[0]["error"]
+    assert step.hold is None and len(session.history) == 3
+
+
+def test_an_unreadable_card_is_resolved_at_the_console_with_the_cards_still_possible():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    session.feed(CardPlaced("5C", "seat-2"))
+    step = session.feed(CardPlaced("unknown", "seat-1"))
+    assert step.hold is not None and step.hold.reason == "unknown" and step.outputs.light is LightStatus.WAITING
+    possible = session.dealer_hold()["possible"]  # type: ignore[index]
+    assert len(possible) == 50 and "9D" not in possible and "5C" not in possible
+    resolved = session.feed(Resolve(Card.parse("10H")))
+    assert accepted(resolved) == [{"type": "play", "seat": 0, "card": "10H"}] and resolved.hold is None
+    assert session.table.faces["seat-1"] == ["10H"]
+
+
+def test_an_unreadable_card_laid_again_and_read_ends_the_hold():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    assert session.feed(UnknownCards("seat-2", 1)).hold is not None
+    step = session.feed(CardPlaced("5C", "seat-2"))
+    assert accepted(step) == [{"type": "play", "seat": 1, "card": "5C"}] and step.hold is None
+
+
+def test_relay_asks_for_the_card_again():
+    session = cribbage()
+    session.feed(CardPlaced("unknown", "starter"))
+    assert session.feed(Relay()).hold is None and session.table.faces["starter"] == []
+    assert accepted(session.feed(CardPlaced("9D", "starter"))) == [{"type": "starter", "card": "9D"}]
+
+
+def test_a_duplicate_holds_until_one_copy_is_gone():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    step = session.feed(DuplicateCard("9D", ("starter", "seat-2")))
+    assert step.hold is not None and step.hold.to_json()["zones"] == ["starter", "seat-2"]
+    assert session.feed(CardRemoved("9D", "seat-1")).hold is not None
+    assert session.feed(CardRemoved("9D", "seat-2")).hold is None
+
+
+def test_undo_takes_back_the_last_event_and_the_history_leaves_it_out():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    session.feed(CardPlaced("5C", "seat-2"))
+    step = session.feed(ConsoleUndo())
+    assert step.judged == [] and session.history[-1] == {"type": "starter", "card": "9D"}
+    assert session.engine.to_act() == 1  # pone still to lead
+    session.feed(CardRemoved("5C", "seat-2"))  # taken back: no event
+    assert accepted(session.feed(CardPlaced("5H", "seat-2"))) == [{"type": "play", "seat": 1, "card": "5H"}]
+    held = session.feed(Button("undo", None))  # undo works while nothing is held
+    assert session.history[-1] == {"type": "starter", "card": "9D"} and held.hold is None
+
+
+def test_while_the_camera_is_offline_undo_waits_for_the_hold():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    assert session.feed(CameraStatus("offline")).outputs.light is LightStatus.OFFLINE
+    step = session.feed(ConsoleUndo())
+    assert len(session.history) == 4 and step.outputs.notice.startswith("resolve the hold first")
+
+
+def twenty_nine() -> list:
+    """Pone's 5H 5S 5D JC with the 5C cut, pegged out against the dealer's AH 2H 3H 4H."""
+    plays = [("5H", 2), ("AH", 1), ("5S", 2), ("2H", 1), ("5D", 2), ("3H", 1), ("JC", 2), ("4H", 1)]
+    return [CardPlaced("5C", "starter")] + [CardPlaced(card, f"seat-{zone}") for card, zone in plays]
+
+
+def test_a_29_hand_gets_its_fanfare_and_the_board_shows_the_engines_pegs():
+    session = cribbage()
+    steps = [session.feed(item) for item in twenty_nine()]
+    assert Sound.TWENTY_NINE in steps[-1].outputs.sounds
+    pegs = session.engine.summary()["pegs"]
+    board = steps[-1].outputs.board
+    assert board is not None and [(t.front, t.back) for t in board.tracks] == [(p["front"], p["back"]) for p in pegs]
+
+
+def test_once_the_game_is_won_nothing_more_is_judged_and_next_starts_the_next_game():
+    lines, _ = cribbage_log(cribbage_sim.header(2), "closed", 3)
+    header, parsed = parse_table_log(json.dumps(line) for line in lines)
+    session = TableSession(header.header, header.deal)
+    for line in parsed:
+        session.feed(line.input)
+    won = session.engine.summary()
+    assert won["winner"] is not None
+    for item in (CardPlaced("QS", "seat-1"), Button("go", 0), UnknownCards("seat-2", 1), CameraStatus("offline")):
+        step = session.feed(item)
+        assert (step.judged, step.hold) == ([], None)
+    assert session.engine.summary() == won
+    step = session.feed(NEXT)
+    assert len(session.games) == 2 and session.setup.dealer == 1 and session.history == []
+    assert session.engine.summary()["scores"] == [0, 0]
+    assert accepted(session.feed(NEXT)) == [{"type": "deal", "hands": [[None] * 6] * 2}]
