@@ -27,6 +27,11 @@ LINES = [
 ]
 
 
+def plain(line: dict) -> dict:
+    """A written line without the words for people (`text`) and an empty camera `detail`."""
+    return {key: value for key, value in line.items() if key != "text" and not (key == "detail" and value is None)}
+
+
 def read(*lines: object, header: dict = HEADER) -> tuple:
     return parse_table_log([json.dumps(header), *(json.dumps(line) for line in lines)])
 
@@ -35,7 +40,7 @@ def test_every_line_type_reads_and_writes_back_the_same():
     header, lines = read(*LINES)
     assert header.deal == "open" and header.header.players == ("A", "B", "C")
     assert [line.number for line in lines] == list(range(2, 2 + len(LINES)))
-    assert [input_to_json(line.t, line.input) for line in lines] == LINES
+    assert [plain(input_to_json(line.t, line.input)) for line in lines] == LINES
 
 
 def test_blank_and_comment_lines_count_but_make_no_input():
@@ -45,18 +50,18 @@ def test_blank_and_comment_lines_count_but_make_no_input():
 
 def test_the_text_field_of_the_vision_is_ignored():
     _, lines = read({**LINES[1], "text": "QS placed in seat-2"})
-    assert input_to_json(lines[0].t, lines[0].input) == LINES[1]
+    assert plain(input_to_json(lines[0].t, lines[0].input)) == LINES[1]
 
 
 @pytest.mark.parametrize("line, message", [
     ({"t": 1, "type": "placed", "card": "QS", "zone": "seat-4"}, "no zone 'seat-4'"),
-    ({"t": 1, "type": "placed", "card": "QS", "zone": "seat-2-play"}, "no zone 'seat-2-play'"),
+    ({"t": 1, "type": "placed", "card": "QS", "zone": "seat-2-play"}, "unknown zone 'seat-2-play'"),
     ({"t": 1, "type": "placed", "card": "QX", "zone": "seat-1"}, "'card'"),
-    ({"t": 1, "type": "removed", "zone": "seat-1"}, "'card' must be a card"),
+    ({"t": 1, "type": "removed", "zone": "seat-1"}, "missing field 'card'"),
     ({"t": 1, "type": "face_down", "zone": "crib", "count": -1}, "'count'"),
     ({"t": 1, "type": "duplicate", "card": "7H", "zones": ["seat-1"]}, "'zones'"),
     ({"t": 1, "type": "duplicate", "card": "unknown", "zones": ["seat-1", "crib"]}, "'card'"),
-    ({"t": 1, "type": "camera", "status": "asleep"}, "camera 'status'"),
+    ({"t": 1, "type": "camera", "status": "asleep"}, "field 'status' must be one of"),
     ({"t": 1, "type": "button", "action": "go", "seat": 3}, "'seat' (0..2)"),
     ({"t": 1, "type": "button", "action": "next", "seat": 0}, "must be null"),
     ({"t": 1, "type": "button", "action": "shout", "seat": None}, "button 'action'"),

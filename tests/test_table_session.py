@@ -12,8 +12,7 @@ from controller.simulation import cribbage as cribbage_sim
 from controller.table.log import parse_table_log
 from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Resolve
 from controller.table.session import TableSession
-from vision.tracking import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
-from vision.watch import CameraStatus
+from vision.observations import CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
 
 from table_logs import cribbage_log
 

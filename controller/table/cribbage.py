@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from vision.observations import seat_zone
+
 from ..cards import Card, full_deck
 from ..cribbage.game import CribbageGame, Phase
 from ..engine import Effect, Event
@@ -19,7 +21,7 @@ from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
 from .mapping import Reading, TableView, Unfit
 from .outputs import board_state
-from .picture import seat_of, seat_zone
+from .picture import zone_seat
 
 CRIB, STARTER = "crib", "starter"
 TWENTY_NINE = 29  # the best hand there is
@@ -36,7 +38,7 @@ class CribbageMapper:
         return self.view.engine  # type: ignore[return-value]
 
     def watches(self, zone: str) -> bool:
-        return zone in (CRIB, STARTER) or seat_of(zone) is not None
+        return zone in (CRIB, STARTER) or zone_seat(zone) is not None
 
     def dealt(self, card: Card) -> list[Event]:
         slot = self._deal_slot()
@@ -45,7 +47,7 @@ class CribbageMapper:
         return [{"type": "deal", **slot, "card": str(card)}]
 
     def placed(self, card: Card, zone: str) -> Reading:
-        seat = seat_of(zone)
+        seat = zone_seat(zone)
         if zone == STARTER:
             return [{"type": "starter", "card": str(card)}]
         if seat is not None and self.game.phase is not Phase.SHOW:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from vision.tracking import CardPlaced, CardRemoved, FaceDownCount, UnknownCards
-from vision.watch import CameraStatus
+from vision.observations import CameraStatus, CardPlaced, CardRemoved, FaceDownCount, UnknownCards
 
 from .inputs import UNKNOWN, TableInput
 

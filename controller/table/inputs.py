@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Union
 
-from vision.tracking import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
-from vision.watch import CameraStatus
+from vision.observations import (READER, UNKNOWN_CARD as UNKNOWN, CameraStatus, CardPlaced, CardRemoved,
+                                 DuplicateCard, FaceDownCount, Observation, UnknownCards)
 
 from ..cards import Card
 
-READER = "reader"  # the deal reader's slot: an open deal's cards, in the order they are dealt
-UNKNOWN = "unknown"  # the card name the camera gives an unreadable card
+__all__ = ["READER", "UNKNOWN", "CardPlaced", "CardRemoved", "FaceDownCount", "UnknownCards", "DuplicateCard",
+           "CameraStatus", "Observation", "Button", "ConsoleEvent", "Resolve", "Relay", "ConsoleUndo", "TableInput"]
 
 ButtonAction = Literal["go", "confirm", "next", "undo"]
 SEAT_BUTTONS = ("go", "confirm")  # one of each per seat; NEXT and UNDO are the dealer's
@@ -46,5 +46,5 @@ class ConsoleUndo:
     """The dealer takes back the last accepted event."""
 
 
-Camera = Union[CardPlaced, CardRemoved, FaceDownCount, UnknownCards, DuplicateCard, CameraStatus]
-TableInput = Union[Camera, Button, ConsoleEvent, Resolve, Relay, ConsoleUndo]
+CAMERA_TYPES = (CardPlaced, CardRemoved, FaceDownCount, UnknownCards, DuplicateCard, CameraStatus)
+TableInput = Union[Observation, Button, ConsoleEvent, Resolve, Relay, ConsoleUndo]

@@ -8,22 +8,21 @@ TableLogError naming it; nothing is judged here.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
-from vision.tracking import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
-from vision.watch import CameraStatus
+from vision.observations import (DuplicateCard, Observation, ObservationError, is_seat_zone, observation_from_json,
+                                 observation_to_json, seat_of)
 
 from ..cards import Card, CardError
 from ..history import FORMAT as HISTORY_FORMAT, Header, HistoryError
-from .inputs import READER, SEAT_BUTTONS, UNKNOWN, Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
+from .inputs import CAMERA_TYPES, SEAT_BUTTONS, Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 
 FORMAT = "cardtable-table-log/1"
 DEALS = ("closed", "open")
-TABLE_ZONES = ("starter", "crib", "centre", "deck", READER)
-MAX_SEATS = 8
-CAMERA_STATUSES = ("online", "offline", "bad_frame")
+CAMERA_LINES = ("placed", "removed", "face_down", "unknown", "duplicate", "camera")
 
 
 class TableLogError(ValueError):
@@ -67,38 +66,32 @@ class LogLine(NamedTuple):
     data: dict[str, Any]  # the line as read (the journal keeps it as sensed)
 
 
-def zone_names(players: int) -> tuple[str, ...]:
-    """The zones of a table of `players`: one seat zone each, then the shared zones."""
-    return tuple(f"seat-{n}" for n in range(1, players + 1)) + TABLE_ZONES
-
-
 def input_from_json(data: Any, players: int) -> tuple[float, TableInput]:
     """One table-log line as a session input; raises LineError naming the bad field."""
     if not isinstance(data, dict):
         raise LineError("each line must be a JSON object")
-    t = data.get("t")
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or t < 0:
-        raise LineError(f"'t' must be a non-negative number of seconds, got {t!r}")
     kind = data.get("type")
+    if kind in CAMERA_LINES:
+        try:
+            t, observation = observation_from_json(data)
+        except ObservationError as error:
+            raise LineError(str(error)) from None
+        _check_seats(observation, players)
+        return t, observation
+    when = data.get("t")
+    if isinstance(when, bool) or not isinstance(when, (int, float)) or not 0 <= when < math.inf:
+        raise LineError(f"'t' must be a non-negative number of seconds, got {when!r}")
     parse = _PARSERS.get(kind)  # type: ignore[arg-type]
     if parse is None:
-        raise LineError(f"unknown line type {kind!r} (expected {', '.join(_PARSERS)})")
-    return float(t), parse(_Fields(data, players))
+        raise LineError(f"unknown line type {kind!r} (expected {', '.join((*CAMERA_LINES, *_PARSERS))})")
+    return float(when), parse(data, players)
 
 
 def input_to_json(t: float, item: TableInput) -> dict[str, Any]:
     """The table-log line of an input (what the table writes as it senses)."""
+    if isinstance(item, CAMERA_TYPES):
+        return observation_to_json(t, item)
     head: dict[str, Any] = {"t": round(t, 3)}
-    if isinstance(item, (CardPlaced, CardRemoved)):
-        return {**head, "type": "placed" if isinstance(item, CardPlaced) else "removed", "card": item.card,
-                "zone": item.zone}
-    if isinstance(item, (FaceDownCount, UnknownCards)):
-        return {**head, "type": "face_down" if isinstance(item, FaceDownCount) else "unknown", "zone": item.zone,
-                "count": item.count}
-    if isinstance(item, DuplicateCard):
-        return {**head, "type": "duplicate", "card": item.card, "zones": list(item.zones)}
-    if isinstance(item, CameraStatus):
-        return {**head, "type": "camera", "status": item.status}
     if isinstance(item, Button):
         return {**head, "type": "button", "action": item.action, "seat": item.seat}
     if isinstance(item, ConsoleEvent):
@@ -108,77 +101,19 @@ def input_to_json(t: float, item: TableInput) -> dict[str, Any]:
     return {**head, "type": "console", "action": "relay" if isinstance(item, Relay) else "undo"}
 
 
-class _Fields:
-    """The fields of one line, each read with an error that names it."""
-
-    def __init__(self, data: dict[str, Any], players: int) -> None:
-        self.data, self.players = data, players
-
-    def zone(self, name: str = "zone") -> str:
-        zone = self.data.get(name)
-        if zone not in zone_names(self.players):
-            raise LineError(f"no zone {zone!r} at this table (zones: seat-1..seat-{self.players}, "
-                            f"{', '.join(TABLE_ZONES)})")
-        return zone
-
-    def card(self, unknown: bool = True) -> str:
-        text = self.data.get("card")
-        if unknown and text == UNKNOWN:
-            return UNKNOWN
-        return str(self.named_card(text))
-
-    @staticmethod
-    def named_card(text: Any) -> Card:
-        if not isinstance(text, str):
-            raise LineError(f"'card' must be a card like \"QS\", got {text!r}")
-        try:
-            return Card.parse(text)
-        except CardError as error:
-            raise LineError(f"'card': {error}") from None
-
-    def count(self) -> int:
-        count = self.data.get("count")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise LineError(f"'count' must be a non-negative integer, got {count!r}")
-        return count
+def _check_seats(observation: Observation, players: int) -> None:
+    """A seat zone beyond the table's players does not exist at this table."""
+    zones = observation.zones if isinstance(observation, DuplicateCard) else (getattr(observation, "zone", None),)
+    for zone in zones:
+        if zone is not None and is_seat_zone(zone) and seat_of(zone) >= players:
+            raise LineError(f"no zone {zone!r} at this table of {players} (seat-1..seat-{players})")
 
 
-def _placed(fields: _Fields) -> TableInput:
-    return CardPlaced(fields.card(), fields.zone())
-
-
-def _removed(fields: _Fields) -> TableInput:
-    return CardRemoved(fields.card(), fields.zone())
-
-
-def _face_down(fields: _Fields) -> TableInput:
-    return FaceDownCount(fields.zone(), fields.count())
-
-
-def _unknown(fields: _Fields) -> TableInput:
-    return UnknownCards(fields.zone(), fields.count())
-
-
-def _duplicate(fields: _Fields) -> TableInput:
-    zones = fields.data.get("zones")
-    if not isinstance(zones, list) or len(zones) < 2:
-        raise LineError(f"'zones' must list the two or more zones the card is seen in, got {zones!r}")
-    checked = tuple(_Fields({"zone": zone}, fields.players).zone() for zone in zones)
-    return DuplicateCard(fields.card(unknown=False), checked)
-
-
-def _camera(fields: _Fields) -> TableInput:
-    status = fields.data.get("status")
-    if status not in CAMERA_STATUSES:
-        raise LineError(f"camera 'status' must be one of {', '.join(CAMERA_STATUSES)}, got {status!r}")
-    return CameraStatus(status)
-
-
-def _button(fields: _Fields) -> TableInput:
-    action, seat = fields.data.get("action"), fields.data.get("seat")
+def _button(data: dict[str, Any], players: int) -> TableInput:
+    action, seat = data.get("action"), data.get("seat")
     if action in SEAT_BUTTONS:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fields.players:
-            raise LineError(f"a {action} button needs the 0-based 'seat' (0..{fields.players - 1}), got {seat!r}")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise LineError(f"a {action} button needs the 0-based 'seat' (0..{players - 1}), got {seat!r}")
         return Button(action, seat)
     if action in ("next", "undo"):
         if seat is not None:
@@ -187,8 +122,7 @@ def _button(fields: _Fields) -> TableInput:
     raise LineError(f"button 'action' must be go, confirm, next or undo, got {action!r}")
 
 
-def _console(fields: _Fields) -> TableInput:
-    data = fields.data
+def _console(data: dict[str, Any], players: int) -> TableInput:
     if "event" in data:
         event = data["event"]
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
@@ -196,7 +130,7 @@ def _console(fields: _Fields) -> TableInput:
         return ConsoleEvent(event)
     action = data.get("action")
     if action == "resolve":
-        return Resolve(fields.named_card(data.get("card")))
+        return Resolve(_named_card(data.get("card")))
     if action == "relay":
         return Relay()
     if action == "undo":
@@ -204,8 +138,16 @@ def _console(fields: _Fields) -> TableInput:
     raise LineError(f"a console line has an 'event', or an 'action' resolve, relay or undo; got {action!r}")
 
 
-_PARSERS = {"placed": _placed, "removed": _removed, "face_down": _face_down, "unknown": _unknown,
-            "duplicate": _duplicate, "camera": _camera, "button": _button, "console": _console}
+def _named_card(text: Any) -> Card:
+    if not isinstance(text, str):
+        raise LineError(f"'card' must be a card like \"QS\", got {text!r}")
+    try:
+        return Card.parse(text)
+    except CardError as error:
+        raise LineError(f"'card': {error}") from None
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], int], TableInput]] = {"button": _button, "console": _console}
 
 
 def parse_table_log(stream: Iterable[str]) -> tuple[TableLogHeader, list[LogLine]]:

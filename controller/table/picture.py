@@ -3,20 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from vision.observations import is_seat_zone, seat_of
+
 from ..cards import Card
 from .inputs import UNKNOWN
 
-SEAT_PREFIX = "seat-"
 
-
-def seat_zone(seat: int) -> str:
-    """The zone in front of a 0-based seat: seat-1 for seat 0."""
-    return f"{SEAT_PREFIX}{seat + 1}"
-
-
-def seat_of(zone: str) -> int | None:
+def zone_seat(zone: str) -> int | None:
     """The 0-based seat of a seat zone, None for the shared zones."""
-    return int(zone[len(SEAT_PREFIX):]) - 1 if zone.startswith(SEAT_PREFIX) else None
+    return seat_of(zone) if is_seat_zone(zone) else None
 
 
 @dataclass

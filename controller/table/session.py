@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from vision.tracking import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
-from vision.watch import CameraStatus
+from vision.observations import CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
 
 from ..cards import Card
 from ..engine import Engine, Event, IllegalEvent
@@ -22,7 +21,7 @@ from .holds import Hold
 from .inputs import READER, UNKNOWN, Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 from .mapping import GameMapper, Unfit
 from .outputs import Outputs, derive_outputs
-from .picture import TablePicture, seat_of
+from .picture import TablePicture, zone_seat
 
 DEALS = ("closed", "open")
 HAND_STARTS = ("new_hand", "misdeal")  # events after which a new hand's cards are dealt
@@ -157,17 +156,17 @@ class TableSession:
             return  # shown, not scored
         if item.card == UNKNOWN:
             if item.zone == READER or self.mapper.watches(item.zone):
-                self.hold = Hold("unknown", zone=item.zone, seat=seat_of(item.zone))
+                self.hold = Hold("unknown", zone=item.zone, seat=zone_seat(item.zone))
             return
         card = Card.parse(item.card)
         reading = self.mapper.dealt(card) if item.zone == READER else self.mapper.placed(card, item.zone)
         if isinstance(reading, Unfit):
-            self.hold = Hold("misplaced", zone=item.zone, card=item.card, seat=seat_of(item.zone),
+            self.hold = Hold("misplaced", zone=item.zone, card=item.card, seat=zone_seat(item.zone),
                              error=reading.reason)
             return
         error = self._judge(reading)
         if error is not None:
-            self.hold = Hold("refused", zone=item.zone, card=item.card, seat=seat_of(item.zone), error=error)
+            self.hold = Hold("refused", zone=item.zone, card=item.card, seat=zone_seat(item.zone), error=error)
 
     def _removed(self, item: CardRemoved) -> None:
         self.table.remove(item.card, item.zone)
@@ -181,13 +180,13 @@ class TableSession:
             return
         error = self._judge(self.mapper.face_down(item.zone, before))
         if error is not None and item.count > before:
-            self.hold = Hold("refused", zone=item.zone, seat=seat_of(item.zone), error=error, below=item.count)
+            self.hold = Hold("refused", zone=item.zone, seat=zone_seat(item.zone), error=error, below=item.count)
 
     def _unknown(self, item: UnknownCards) -> None:
         before = self.table.unreadable.get(item.zone, 0)
         self.table.unreadable[item.zone] = item.count
         if item.count > before and not _game_over(self.engine) and self.mapper.watches(item.zone):
-            self.hold = Hold("unknown", zone=item.zone, seat=seat_of(item.zone), count=item.count)
+            self.hold = Hold("unknown", zone=item.zone, seat=zone_seat(item.zone), count=item.count)
 
     def _duplicate(self, item: DuplicateCard) -> None:
         if not _game_over(self.engine):
