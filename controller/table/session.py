@@ -306,7 +306,9 @@ _HANDLERS: dict[type, Callable[[TableSession, Any], None]] = {
 
 def _mappers() -> dict[str, Callable[[TableSession], GameMapper]]:
     from .cribbage import CribbageMapper
-    return {"cribbage": CribbageMapper}
+    from .femkort import FemkortMapper
+    from .ferbli import FerbliMapper
+    return {"cribbage": CribbageMapper, "femkort": FemkortMapper, "ferbli": FerbliMapper}
 
 
 MAPPERS = _mappers()
