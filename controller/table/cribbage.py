@@ -19,7 +19,7 @@ from ..cribbage.game import CribbageGame, Phase
 from ..engine import Effect, Event
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView, Unfit
+from .mapping import Reading, TableView, Unfit, next_deal
 from .outputs import board_state
 from .picture import zone_seat
 
@@ -41,10 +41,7 @@ class CribbageMapper:
         return zone in (CRIB, STARTER) or zone_seat(zone) is not None
 
     def dealt(self, card: Card) -> list[Event]:
-        slot = self._deal_slot()
-        if slot is None:  # no card is due: the engine says why
-            return [{"type": "deal", "seat": self.game.state.hand.dealer, "card": str(card)}]
-        return [{"type": "deal", **slot, "card": str(card)}]
+        return next_deal(self.game, card)
 
     def placed(self, card: Card, zone: str) -> Reading:
         seat = zone_seat(zone)
@@ -81,10 +78,8 @@ class CribbageMapper:
     def due(self) -> list[Event]:
         game, table = self.game, self.view.table
         if game.phase is Phase.DISCARD and table.face_down.get(CRIB, 0) >= self._crib_size():
-            dealer = game.state.hand.dealer
-            seats = [(dealer + step) % game.players for step in range(1, game.players + 1)]
-            return [{"type": "discard", "seat": seat, "cards": [None] * game.layout.discard} for seat in seats
-                    if not game.state.hand.seats[seat].discarded]
+            seats = dict.fromkeys(action["seat"] for action in game.legal_actions() if action["type"] == "discard")
+            return [{"type": "discard", "seat": seat, "cards": [None] * game.layout.discard} for seat in seats]
         count = game.next_count()
         if count is None:
             return []
@@ -110,14 +105,3 @@ class CribbageMapper:
     def _crib_size(self) -> int:
         layout = self.game.layout
         return layout.players * layout.discard + layout.to_crib
-
-    def _deal_slot(self) -> dict[str, object] | None:
-        """Where the next card dealt goes: the seat due, or the three-hand crib once the seats are dealt."""
-        game = self.game
-        hand, layout = game.state.hand, game.layout
-        if game.phase is not Phase.DEAL:
-            return None
-        dealt = sum(seat.dealt for seat in hand.seats)
-        if dealt < layout.players * layout.dealt:
-            return {"seat": (hand.dealer + 1 + dealt) % game.players}
-        return {"to": "crib"}

@@ -22,7 +22,7 @@ from ..femkort.options import HAND_SIZE
 from ..femkort.state import Phase
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView
+from .mapping import Reading, TableView, next_deal
 from .picture import zone_seat
 
 
@@ -40,10 +40,7 @@ class FemkortMapper:
         return zone_seat(zone) is not None
 
     def dealt(self, card: Card) -> list[Event]:
-        hand = self.game.state.hand
-        dealt = dealt_count(hand)
-        seat = hand.seats[dealt % len(hand.seats)] if dealt < HAND_SIZE * len(hand.seats) else hand.dealer
-        return [{"type": "deal", "seat": seat, "card": str(card)}]
+        return next_deal(self.game, card)
 
     def placed(self, card: Card, zone: str) -> Reading:
         seat = zone_seat(zone)
@@ -94,15 +91,15 @@ class FemkortMapper:
         hand = self.game.state.hand
         hands: list[list[str | None]] = [[None] * HAND_SIZE if seat in hand.seats else []
                                          for seat in range(self.game.state.players)]
-        shown = self.view.table.cards(seat_zone(hand.dealer))
+        shown = self.view.table.cards(seat_zone(self.game.dealer))
         if self.game.state.options.trump and shown:
-            hands[hand.dealer][-1] = str(shown[-1])
+            hands[self.game.dealer][-1] = str(shown[-1])
         return {"type": "deal", "hands": hands}
 
     def _shows_trump(self, card: Card, seat: int) -> bool:
         """V5: the dealer's fifth card shown face up before the play is the trump, not a play."""
         state = self.game.state
-        if not state.options.trump or seat != state.hand.dealer or self.game.phase is Phase.PLAYING:
+        if not state.options.trump or seat != self.game.dealer or self.game.phase is Phase.PLAYING:
             return False
         return card == state.hand.trump_card or not dealt_count(state.hand)
 

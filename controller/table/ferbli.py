@@ -22,10 +22,10 @@ from vision.observations import seat_zone
 from ..cards import Card, piquet_deck
 from ..engine import Effect, Event
 from ..ferbli.game import FerbliGame
-from ..ferbli.phases import DEALING, Move, Phase
+from ..ferbli.phases import DEALING, Phase
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView, Unfit
+from .mapping import Reading, TableView, Unfit, next_deal
 from .picture import zone_seat
 
 CENTRE = "centre"
@@ -47,9 +47,7 @@ class FerbliMapper:
         return zone_seat(zone) is not None
 
     def dealt(self, card: Card) -> list[Event]:
-        due = self._due_card()
-        seat, face_up = due if due is not None else (self.game.dealer, False)
-        return [{"type": "deal", "seat": seat, "card": str(card), **({"up": True} if face_up else {})}]
+        return next_deal(self.game, card)
 
     def placed(self, card: Card, zone: str) -> Reading:
         game, seat = self.game, zone_seat(zone)
@@ -80,8 +78,8 @@ class FerbliMapper:
         return []
 
     def button(self, action: str, seat: int) -> list[Event] | None:
-        answer = Move(ANSWERS[action], seat)
-        return [{"type": answer.type, "seat": seat}] if answer in self.game.legal_moves() else None
+        answer = {"type": ANSWERS[action], "seat": seat}
+        return [answer] if answer in self.game.legal_actions() else None
 
     def next(self) -> list[Event] | None:
         game = self.game
@@ -105,11 +103,11 @@ class FerbliMapper:
                 if len(shown) >= 2 else []
         if game.phase is not Phase.SHOWDOWN:
             return []
-        for move in game.legal_moves():
-            if move.type == "reveal" and move.seat is not None:
-                shown = table.cards(seat_zone(move.seat))
-                if len(shown) >= len(game.book.hands[move.seat]):
-                    return [{"type": "reveal", "seat": move.seat, "cards": [str(c) for c in shown]}]
+        for action in game.legal_actions():
+            if action["type"] == "reveal":
+                shown = table.cards(seat_zone(action["seat"]))
+                if len(shown) >= len(action["cards"]):
+                    return [{"type": "reveal", "seat": action["seat"], "cards": [str(c) for c in shown]}]
         return []
 
     def board(self) -> BoardState | None:

@@ -25,6 +25,15 @@ class Unfit:
 Reading = list[Event] | Unfit  # the events an input makes (often none yet), or why it fits nothing
 
 
+def next_deal(engine: Engine, card: Card) -> list[Event]:
+    """The deal of `card` to where the engine says the next card goes (a seat, or the three-hand crib
+    once the seats are dealt); to the dealer when none is due, for the engine to refuse with its reason."""
+    slots = [action for action in engine.legal_actions() if action["type"] == "deal" and "hands" not in action]
+    slot = {key: value for key, value in slots[0].items() if key != "card"} if slots else \
+        {"type": "deal", "seat": engine.dealer}
+    return [{**slot, "card": str(card)}]
+
+
 class TableView(Protocol):
     """What a mapper may look at: the engine, the table's picture, and the deal mode."""
 

@@ -88,14 +88,14 @@ class TableSession:
 
     def feed(self, item: TableInput) -> Step:
         self._judged, self._refused_press, self._notice = [], None, None
-        won_before = _game_over(self.engine)
+        won_before = self.engine.game_over
         if self.hold is None:
             self._handle(item)
         else:
             self._while_held(item)
         effects = [effect for entry in self._judged if entry["ok"] for effect in entry["effects"]]
         outputs = derive_outputs(self.mapper.board(), self._judged, self.hold, self.mapper.fanfare(effects),
-                                 self._refused_press, self._notice, _game_over(self.engine) and not won_before)
+                                 self._refused_press, self._notice, self.engine.game_over and not won_before)
         return Step(self._judged, self.hold, outputs)
 
     def _handle(self, item: TableInput) -> None:
@@ -152,7 +152,7 @@ class TableSession:
 
     def _placed(self, item: CardPlaced) -> None:
         self.table.place(item.card, item.zone)
-        if _game_over(self.engine):
+        if self.engine.game_over:
             return  # shown, not scored
         if item.card == UNKNOWN:
             if item.zone == READER or self.mapper.watches(item.zone):
@@ -170,13 +170,13 @@ class TableSession:
 
     def _removed(self, item: CardRemoved) -> None:
         self.table.remove(item.card, item.zone)
-        if item.card != UNKNOWN and item.zone != READER and not _game_over(self.engine):
+        if item.card != UNKNOWN and item.zone != READER and not self.engine.game_over:
             self._judge(self.mapper.removed(Card.parse(item.card), item.zone))
 
     def _face_down(self, item: FaceDownCount) -> None:
         before = self.table.face_down.get(item.zone, 0)
         self.table.face_down[item.zone] = item.count
-        if _game_over(self.engine) or item.count == before:
+        if self.engine.game_over or item.count == before:
             return
         error = self._judge(self.mapper.face_down(item.zone, before))
         if error is not None and item.count > before:
@@ -185,15 +185,15 @@ class TableSession:
     def _unknown(self, item: UnknownCards) -> None:
         before = self.table.unreadable.get(item.zone, 0)
         self.table.unreadable[item.zone] = item.count
-        if item.count > before and not _game_over(self.engine) and self.mapper.watches(item.zone):
+        if item.count > before and not self.engine.game_over and self.mapper.watches(item.zone):
             self.hold = Hold("unknown", zone=item.zone, seat=zone_seat(item.zone), count=item.count)
 
     def _duplicate(self, item: DuplicateCard) -> None:
-        if not _game_over(self.engine):
+        if not self.engine.game_over:
             self.hold = Hold("duplicate", zone=item.zones[-1], card=item.card, zones=item.zones)
 
     def _camera(self, item: CameraStatus) -> None:
-        if item.status == "offline" and not _game_over(self.engine):
+        if item.status == "offline" and not self.engine.game_over:
             self.hold = Hold("camera", error="the camera is offline: nothing it misses is guessed")
 
     # ----- buttons and console -------------------------------------------------------------------
@@ -202,7 +202,7 @@ class TableSession:
         if item.action == "undo":
             self._undo()
             return
-        if _game_over(self.engine):
+        if self.engine.game_over:
             if item.action == "next":
                 self._next_game()
             else:
@@ -238,7 +238,7 @@ class TableSession:
                     return str(error)
                 self.history.append(event)
                 self._judged.append({"event": event, "ok": True, "effects": effects})
-            events = [] if _game_over(self.engine) else self.mapper.due()
+            events = [] if self.engine.game_over else self.mapper.due()
         return None
 
     def _undo(self) -> None:
@@ -312,7 +312,3 @@ def _mappers() -> dict[str, Callable[[TableSession], GameMapper]]:
 
 
 MAPPERS = _mappers()
-
-
-def _game_over(engine: Engine) -> bool:  # until the engines share `game_over`
-    return engine.summary()["winner"] is not None
