@@ -164,10 +164,13 @@ def test_once_the_game_is_won_nothing_more_is_judged_and_next_starts_the_next_ga
     lines, _ = cribbage_log(cribbage_sim.header(2), "closed", 3)
     header, parsed = parse_table_log(json.dumps(line) for line in lines)
     session = TableSession(header.header, header.deal)
-    for line in parsed:
-        session.feed(line.input)
+    steps = [session.feed(line.input) for line in parsed]
     won = session.engine.summary()
     assert won["winner"] is not None
+    winning = next(step for step in steps if Sound.WIN in step.outputs.sounds)
+    board = winning.outputs.board  # the engine's pegs, capped at the target, with the win or the skunk
+    assert board is not None and board.mode is (Mode.WIN if won["skunk"] == "none" else Mode.SKUNK)
+    assert board.mode_track == won["winner"] and board.tracks[won["winner"]].front == 121
     for item in (CardPlaced("QS", "seat-1"), Button("go", 0), UnknownCards("seat-2", 1), CameraStatus("offline")):
         step = session.feed(item)
         assert (step.judged, step.hold) == ([], None)
