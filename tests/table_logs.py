@@ -21,7 +21,8 @@ from controller.simulation.cribbage import Driver
 from controller.ferbli.phases import Phase as FerbliPhase
 from controller.simulation.femkort import FemkortTable
 from controller.simulation.ferbli import FerbliTable
-from controller.table.log import FORMAT
+from controller.table.log import FORMAT, parse_table_log
+from controller.table.session import TableSession
 
 Line = dict[str, Any]
 
@@ -346,6 +347,13 @@ def ferbli_log(header: Header, deal: str, seed: int) -> tuple[list[Line], dict[s
         game.apply(move.event)
         move.commit()
         lines += log.after(move.event, before, due)
+
+
+def play_log(lines: list[Line]) -> tuple[TableSession, list[dict[str, Any]]]:
+    """A table log through a fresh session: the session, and each line's output."""
+    header, parsed = parse_table_log(json.dumps(line) for line in lines)
+    session = TableSession(header.header, header.deal)
+    return session, [session.feed(line.input).to_json(line.number) for line in parsed]
 
 
 TRUTH_MARK = "# simulator's result: "

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.simulation import cribbage as cribbage_sim
 
-from table_logs import sample_truth
+from table_logs import cribbage_log, sample_truth
 
 SAMPLES = sorted((Path(__file__).parent / "data" / "table-logs").glob("*.jsonl"))
 
@@ -65,3 +66,19 @@ def test_a_header_the_game_refuses_exits_2(tmp_path, capsys):
     bad.write_text(json.dumps(header) + "\n")
     code, _, err = run(capsys, "session", str(bad))
     assert code == 2 and "line 1: bad header" in err and "5" in err
+
+
+def test_a_log_playing_on_into_the_next_game_writes_a_history_per_game(tmp_path, capsys):
+    lines, truth = cribbage_log(cribbage_sim.header(2), "closed", 4)
+    t = lines[-1]["t"]
+    lines += [{"t": t, "type": "button", "action": "next", "seat": None},  # the next game of the match
+              {"t": t, "type": "button", "action": "next", "seat": None}]  # its deal
+    log = tmp_path / "match.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, _ = run(capsys, "session", str(log), "--history", str(tmp_path / "h.jsonl"))
+    assert code == 0 and out[-1]["scores"] == [0, 0] and out[-2]["events"][0]["event"]["type"] == "deal"
+    code, first, _ = run(capsys, "replay", str(tmp_path / "h.jsonl"))
+    assert (first[-1]["scores"], first[-1]["winner"]) == (truth["scores"], truth["winner"])
+    code, second, _ = run(capsys, "replay", str(tmp_path / "h-2.jsonl"))
+    assert len(second) == 2 and second[0]["ok"] and second[-1]["scores"] == [0, 0]
+    assert json.loads((tmp_path / "h-2.jsonl").read_text().splitlines()[0])["dealer"] == 1

@@ -2,7 +2,6 @@
 the session's events must end the game as the simulator did, and its history must replay the same."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -10,17 +9,9 @@ import pytest
 from controller.history import HistoryLine
 from controller.replay import replay
 from controller.simulation import cribbage as cribbage_sim, femkort as femkort_sim, ferbli as ferbli_sim
-from controller.table.log import parse_table_log
 from controller.table.session import TableSession
 
-from table_logs import cribbage_log, femkort_log, ferbli_log, with_incidents
-
-
-def play_log(lines: list[dict]) -> tuple[TableSession, list[dict]]:
-    header, parsed = parse_table_log(json.dumps(line) for line in lines)
-    session = TableSession(header.header, header.deal)
-    steps = [session.feed(line.input).to_json(line.number) for line in parsed]
-    return session, steps
+from table_logs import cribbage_log, femkort_log, ferbli_log, play_log, with_incidents
 
 
 def replayed(session: TableSession) -> list[dict]:

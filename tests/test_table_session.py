@@ -179,3 +179,16 @@ def test_once_the_game_is_won_nothing_more_is_judged_and_next_starts_the_next_ga
     assert len(session.games) == 2 and session.setup.dealer == 1 and session.history == []
     assert session.engine.summary()["scores"] == [0, 0]
     assert accepted(session.feed(NEXT)) == [{"type": "deal", "hands": [[None] * 6] * 2}]
+
+
+def test_a_card_only_the_deal_reader_saw_is_named_in_no_public_output():
+    session = TableSession(Header("cribbage", ("Ann", "Bo"), 0, {}, None), deal="open")
+    dealt = session.feed(CardPlaced("QS", "reader"))
+    assert accepted(dealt) == [{"type": "deal", "seat": 1, "card": "QS"}] and dealt.outputs.notice is None
+    refused = session.feed(CardPlaced("QS", "reader"))  # read twice: a misread, or a second deck
+    assert refused.judged[0]["ok"] is False and "QS" in refused.judged[0]["error"]  # the console's
+    assert refused.hold is not None and refused.hold.card == "QS"
+    assert "QS" not in (refused.outputs.notice or "") and "QS" not in refused.hold.describe()
+    assert session.feed(CardRemoved("QS", "reader")).hold is None
+    undone = session.feed(ConsoleUndo())
+    assert "QS" not in (undone.outputs.notice or "") and session.history == []

@@ -15,7 +15,7 @@ from typing import Any
 
 from vision.observations import CameraStatus, CardPlaced, CardRemoved, FaceDownCount, UnknownCards
 
-from .inputs import UNKNOWN, TableInput
+from .inputs import READER, UNKNOWN, TableInput
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,10 @@ class Hold:
         return {name: value for name, value in fields.items() if value is not None}
 
     def describe(self) -> str:
+        """What the table is told (public: a card only the deal reader saw is not named)."""
         where = f" in {self.zone}" if self.zone else ""
+        if self.zone == READER and self.reason != "unknown":
+            return "the card at the deal reader is held: the dealer console says why"
         if self.reason == "unknown":
             return f"an unreadable card{where}: name it at the console or lay it again"
         if self.reason == "duplicate":

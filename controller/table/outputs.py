@@ -16,6 +16,7 @@ from .holds import Hold
 
 TRACK_COLOURS = ((255, 40, 0), (0, 90, 255), (0, 200, 60))
 WAITING_HOLDS = ("unknown", "duplicate")  # the table waits for the dealer, nobody did anything wrong
+SECRET_REFUSAL = "the card at the deal reader was refused: the dealer console says why"
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,9 @@ def board_state(game: CribbageGame) -> BoardState:
 
 def derive_outputs(board: BoardState | None, judged: list[dict[str, Any]], hold: Hold | None,
                    fanfare: list[Sound], refused_press: str | None, notice: str | None,
-                   just_won: bool) -> Outputs:
-    refusals = [entry["error"] for entry in judged if not entry["ok"]]
+                   just_won: bool, secret: bool = False) -> Outputs:
+    """`secret`: the input was a card only the deal reader saw; the public notice must not name it."""
+    refusals = [SECRET_REFUSAL if secret else entry["error"] for entry in judged if not entry["ok"]]
     wrong = bool(refusals) or refused_press is not None or (hold is not None and hold.reason in ("refused",
                                                                                                   "misplaced"))
     sounds = ([Sound.ILLEGAL] if wrong else []) + fanfare + ([Sound.WIN] if just_won else [])

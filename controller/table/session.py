@@ -14,7 +14,7 @@ from typing import Any, Callable
 from vision.observations import CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
 
 from ..cards import Card
-from ..engine import Engine, Event, IllegalEvent
+from ..engine import Effect, Engine, Event, IllegalEvent, effects_json
 from ..games import new_game
 from ..history import Header
 from .holds import Hold
@@ -59,7 +59,8 @@ class TableSession:
         self.table = TablePicture()
         self.hold: Hold | None = None
         self._waiting: list[TableInput] = []  # inputs that came while on hold, judged once it is resolved
-        self._judged: list[dict[str, Any]] = []  # what the input being fed made
+        self._judged: list[dict[str, Any]] = []  # what the input being fed made, as replay reports it
+        self._effects: list[Effect] = []  # the effects of its accepted events
         self._refused_press: str | None = None
         self._notice: str | None = None
         self._start_game(setup)
@@ -87,15 +88,15 @@ class TableSession:
     # ----- feeding -------------------------------------------------------------------------------
 
     def feed(self, item: TableInput) -> Step:
-        self._judged, self._refused_press, self._notice = [], None, None
+        self._judged, self._effects, self._refused_press, self._notice = [], [], None, None
         won_before = self.engine.game_over
         if self.hold is None:
             self._handle(item)
         else:
             self._while_held(item)
-        effects = [effect for entry in self._judged if entry["ok"] for effect in entry["effects"]]
-        outputs = derive_outputs(self.mapper.board(), self._judged, self.hold, self.mapper.fanfare(effects),
-                                 self._refused_press, self._notice, self.engine.game_over and not won_before)
+        outputs = derive_outputs(self.mapper.board(), self._judged, self.hold, self.mapper.fanfare(self._effects),
+                                 self._refused_press, self._notice, self.engine.game_over and not won_before,
+                                 secret=isinstance(item, CardPlaced) and item.zone == READER)
         return Step(self._judged, self.hold, outputs)
 
     def _handle(self, item: TableInput) -> None:
@@ -237,7 +238,8 @@ class TableSession:
                     self._judged.append({"event": event, "ok": False, "error": str(error)})
                     return str(error)
                 self.history.append(event)
-                self._judged.append({"event": event, "ok": True, "effects": effects})
+                self._effects += effects
+                self._judged.append({"event": event, "ok": True, "effects": effects_json(effects)})
             events = [] if self.engine.game_over else self.mapper.due()
         return None
 
@@ -246,8 +248,8 @@ class TableSession:
             self._notice = "nothing to undo"
             return
         undone = self.history.pop()
-        self.engine = self._replayed(self.setup, self.history)
-        self._notice = f"undone: {undone}"
+        self.engine = replayed(self.setup, self.history)
+        self._notice = f"the last {undone['type']} was undone"
 
     def _next_game(self) -> None:
         """NEXT once the game is won: the next game of the match, dealt first by the next seat."""
@@ -258,13 +260,6 @@ class TableSession:
         self.games.append(PlayedGame(setup))
         self.engine = new_game(setup)
         self.mapper = MAPPERS[setup.game](self)
-
-    @staticmethod
-    def _replayed(setup: Header, events: list[Event]) -> Engine:
-        engine = new_game(setup)
-        for event in events:
-            engine.apply(event)
-        return engine
 
     # ----- the dealer's view ---------------------------------------------------------------------
 
@@ -286,6 +281,18 @@ class TableSession:
         if self.hold is None:
             return None
         return {**self.hold.to_json(), "possible": [str(card) for card in self.possible_cards()]}
+
+
+def replayed(setup: Header, events: list[Event]) -> Engine:
+    """A fresh engine that has judged `events` (accepted ones: a game's history)."""
+    engine = new_game(setup)
+    for event in events:
+        engine.apply(event)
+    return engine
+
+
+def game_summary(game: PlayedGame) -> dict[str, Any]:
+    return replayed(game.setup, game.events).summary()
 
 
 def _named_cards(event: Event) -> list[Card]:
