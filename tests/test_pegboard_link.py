@@ -188,8 +188,9 @@ def test_missing_port_never_blocks_the_game(tmp_path):
     seen = []
     config = LinkConfig(port=str(tmp_path / "nothing"), **FAST)
     with PegBoardLink(config, on_status=lambda s, d: seen.append((s, d))) as link:
+        states = _game(40)
         start = time.perf_counter()
-        for state in _game(40):
+        for state in states:
             link.set_state(state)
         assert time.perf_counter() - start < 0.05
         time.sleep(0.2)
