@@ -16,7 +16,7 @@ from vision.observations import seat_zone
 
 from ..cards import Card, full_deck
 from ..cribbage.game import CribbageGame, Phase
-from ..engine import Effect, Event
+from ..engine import Effect, Event, Points
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
 from .mapping import Reading, TableView, Unfit, next_deal
@@ -97,9 +97,9 @@ class CribbageMapper:
     def fanfare(self, effects: list[Effect]) -> list[Sound]:
         counts: dict[tuple[int, str], int] = {}
         for effect in effects:
-            if "show" in effect:
-                key = (effect["seat"], effect["show"])
-                counts[key] = counts.get(key, 0) + effect["points"]
+            if isinstance(effect, Points) and effect.show is not None:
+                key = (effect.seat, effect.show)
+                counts[key] = counts.get(key, 0) + effect.points
         return [Sound.TWENTY_NINE] if TWENTY_NINE in counts.values() else []
 
     def _crib_size(self) -> int:
