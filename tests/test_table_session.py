@@ -192,3 +192,60 @@ def test_a_card_only_the_deal_reader_saw_is_named_in_no_public_output():
     assert session.feed(CardRemoved("QS", "reader")).hold is None
     undone = session.feed(ConsoleUndo())
     assert "QS" not in (undone.outputs.notice or "") and session.history == []
+
+
+def test_a_ferbli_deal_at_the_table():
+    """Dealing begun closes the mus; buttons answer; the exposed cards, the buy's discard, the upcard and
+    the showdown come from the zones."""
+    session = TableSession(Header("ferbli", ("Ann", "Bo", "Cy"), 0, {"min": 1, "max": 10}, (50, 50, 50)))
+
+    def events(*items) -> list[dict]:
+        return [event for item in items for event in accepted(session.feed(item))]
+
+    assert events(FaceDownCount("seat-2", 1)) == [{"type": "deal", "seat": 1, "card": None}]
+    late_mus = session.feed(ConsoleEvent({"type": "mus", "seat": 1, "amount": 2}))
+    assert late_mus.judged[0]["ok"] is False and late_mus.hold is None
+    assert len(events(NEXT)) == 5  # the rest of the first round, unread
+    events(ConsoleEvent({"type": "stake", "seat": 1, "amount": 2}), NEXT)
+    assert events(Button("go", 1)) == []  # not seat 1's answer: a refused press
+    assert events(Button("confirm", 2), Button("go", 0)) == [{"type": "join", "seat": 2}, {"type": "fold", "seat": 0}]
+    events(ConsoleEvent({"type": "expose_demand", "seat": 2}))
+    assert events(CardPlaced("AS", "seat-2"), CardPlaced("KS", "seat-2")) == [
+        {"type": "expose", "seat": 1, "cards": ["AS", "KS"]}]
+    events(ConsoleEvent({"type": "raise", "seat": 2, "amount": 3}), Button("confirm", 1))
+    assert session.engine.to_act() == 1  # the first buyer: forehand, who lays the KS away
+    bought = events(CardRemoved("KS", "seat-2"), FaceDownCount("centre", 1), FaceDownCount("centre", 2),
+                    ConsoleEvent({"type": "buy", "seat": 1, "option": "replace"}), NEXT)
+    assert bought == [{"type": "buy", "seat": 1, "option": "replace", "discard": ["KS", None]},
+                      {"type": "deal", "seat": 1, "card": None}, {"type": "deal", "seat": 1, "card": None}]
+    upcard = events(FaceDownCount("centre", 3), ConsoleEvent({"type": "buy", "seat": 2, "option": "upcard"}),
+                    CardPlaced("7H", "deck"), CardPlaced("7H", "seat-3"))
+    assert upcard == [{"type": "buy", "seat": 2, "option": "upcard", "discard": [None]},
+                      {"type": "deal", "seat": 2, "card": "7H", "up": True}]
+    events(ConsoleEvent({"type": "show", "seat": session.engine.to_act()}))
+    shown = events(*(CardPlaced(card, "seat-2") for card in ("QS", "JS", "10S")),
+                   *(CardPlaced(card, "seat-3") for card in ("7D", "7C", "8H")))
+    assert shown == [{"type": "reveal", "seat": 1, "cards": ["AS", "QS", "JS", "10S"]},
+                     {"type": "reveal", "seat": 2, "cards": ["7H", "7D", "7C", "8H"]}]
+    assert session.engine.hand_over and session.engine.summary()["hand_winner"] in (1, 2)
+    assert events(NEXT) == [{"type": "new_hand"}]
+
+
+def test_femkort_trump_shown_before_next_redeal_by_buttons_and_a_misdeal_at_the_console():
+    options = {"trump": True, "redeal_on_request": True}
+    session = TableSession(Header("femkort", ("Ann", "Bo", "Cy"), 0, options, (20, 20, 20)))
+    assert accepted(session.feed(CardPlaced("9H", "seat-1"))) == []  # the dealer shows his fifth card
+    deal = accepted(session.feed(NEXT))  # the match's first hand: one NEXT deals
+    assert deal == [{"type": "deal", "hands": [[None] * 4 + ["9H"], [None] * 5, [None] * 5]}]
+    assert accepted(session.feed(CardRemoved("9H", "seat-1"))) == []  # taken back into his hand
+    assert accepted(session.feed(Button("go", 2))) == [{"type": "redeal_request", "seat": 2}]
+    answers = [accepted(session.feed(Button(action, seat)))[0] for action, seat in (("confirm", 0), ("confirm", 1))]
+    assert answers == [{"type": "redeal_answer", "seat": 0, "agree": True},
+                       {"type": "redeal_answer", "seat": 1, "agree": True}]
+    session.feed(CardPlaced("KC", "seat-1"))  # the redeal's trump
+    assert accepted(session.feed(NEXT))[0]["hands"][0][-1] == "KC"  # a redeal needs one NEXT too
+    session.feed(CardRemoved("KC", "seat-1"))
+    step = session.feed(CardPlaced("2C", "seat-2"))  # forehand leads
+    assert accepted(step) == [{"type": "play", "seat": 1, "card": "2C"}]
+    short = ConsoleEvent({"type": "deal", "hands": [[None] * 5, [None] * 4, [None] * 5]})
+    assert session.feed(short).judged[0]["ok"] is False  # a misdeal is entered in place of NEXT, not mid-hand
