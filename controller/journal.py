@@ -34,6 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
+from .engine import SetupError
+from .games import new_game
 from .history import FORMAT as HISTORY_FORMAT
 from .history import Header, HistoryError
 
@@ -134,9 +136,11 @@ def _check_header(header: Any) -> None:
     if header.get("deal") not in DEALS:
         raise JournalError(f"bad header: deal must be one of {', '.join(DEALS)}, got {header.get('deal')!r}")
     try:
-        Header.from_json(history_header(header))
+        new_game(Header.from_json(history_header(header)))  # what an engine cannot start, no export replays
     except HistoryError as error:
         raise JournalError(str(error).removeprefix("line 1: ")) from None
+    except SetupError as error:
+        raise JournalError(f"bad header: {error}") from None
 
 
 def history_header(header: dict[str, Any]) -> dict[str, Any]:

@@ -126,6 +126,8 @@ def test_the_tables_refuse_deletes_and_updates(journal: Journal) -> None:
     (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: it must be an object with "format": "cardtable-table-log/1"'),
     (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be one of closed, open, got 'peek'"),
     (lambda j, g: j.start_game({**HEADER, "dealer": 5}), "bad header: dealer must be a seat 0..1, got 5"),
+    (lambda j, g: j.start_game({**HEADER, "options": {"tagret": 61}}), "bad header: unknown option"),
+    (lambda j, g: j.start_game({**HEADER, "players": ["Ann"]}), "bad header: cribbage is for 2, 3 or 4 players, got 1"),
     (lambda j, g: j.append_input(g, {"type": "placed"}), 'table-log line: "t" must be a number of seconds, got None'),
     (lambda j, g: j.append_input(g, {"t": 1, "type": 3}), 'table-log line: "type" must be a string, got 3'),
     (lambda j, g: j.append_input(g + 1, {"t": 1, "type": "x"}), "no game 2 in the journal"),

@@ -83,9 +83,12 @@ class Calibration:
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
         if cal.card_width_px <= 0 or cal.card_height_px <= 0:
             raise ValueError(f"bad calibration file {path}: card size must be positive")
-        unknown = [name for name in cal.zones if name not in ZONES]
-        if unknown:
-            raise ValueError(f"bad calibration file {path}: unknown zone {unknown[0]!r} (zones: {', '.join(ZONES)})")
+        for name, polygon in cal.zones.items():
+            if name not in ZONES:
+                raise ValueError(f"bad calibration file {path}: unknown zone {name!r} (zones: {', '.join(ZONES)})")
+            if len(polygon) < 3:
+                raise ValueError(f"bad calibration file {path}: zone {name!r} needs 3 or more corners [x, y], "
+                                 f"got {len(polygon)}")
         return cal
 
 
