@@ -249,3 +249,17 @@ def test_femkort_trump_shown_before_next_redeal_by_buttons_and_a_misdeal_at_the_
     assert accepted(step) == [{"type": "play", "seat": 1, "card": "2C"}]
     short = ConsoleEvent({"type": "deal", "hands": [[None] * 5, [None] * 4, [None] * 5]})
     assert session.feed(short).judged[0]["ok"] is False  # a misdeal is entered in place of NEXT, not mid-hand
+
+
+def test_in_an_open_deal_the_held_seats_read_cards_come_first_among_the_possible():
+    session = TableSession(Header("femkort", ("Ann", "Bo", "Cy"), 0, {}, (20, 20, 20)), deal="open")
+    cards = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "2S", "3S"]
+    for card in cards:
+        session.feed(CardPlaced(card, "reader"))
+    bo = [card for position, card in enumerate(cards) if position % 3 == 0]  # forehand, seat 1, first
+    assert session.feed(CardPlaced("2H", "seat-2")).hold is None  # forehand leads his 2H
+    assert session.feed(CardPlaced("unknown", "seat-3")).hold is not None
+    possible = session.dealer_hold()["possible"]  # type: ignore[index]
+    cy = [card for position, card in enumerate(cards) if position % 3 == 1]
+    assert possible[:5] == cy and "2H" not in possible and len(possible) == 52 - 15 + 5
+    assert not set(bo) & set(possible[5:])

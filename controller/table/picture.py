@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from vision.observations import is_seat_zone, seat_of
 
 from ..cards import Card
-from .inputs import UNKNOWN
+from .inputs import READER, UNKNOWN
 
 
 def zone_seat(zone: str) -> int | None:
@@ -35,5 +35,6 @@ class TablePicture:
         """The named face-up cards of a zone."""
         return [Card.parse(name) for name in self.faces.get(zone, []) if name != UNKNOWN]
 
-    def everywhere(self) -> set[Card]:
-        return {card for zone in self.faces for card in self.cards(zone)}
+    def face_up(self) -> set[Card]:
+        """Every named card face up on the table (the deal reader's slot is not the table)."""
+        return {card for zone in self.faces if zone != READER for card in self.cards(zone)}

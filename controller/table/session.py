@@ -267,7 +267,7 @@ class TableSession:
         """The cards the held card can be, most likely first: the held seat's read cards not yet seen
         elsewhere (open deal), then every other card nobody has seen this hand."""
         events = self.hand_events()
-        shown = self.table.everywhere() | {card for event in events if event.get("type") != "deal"
+        shown = self.table.face_up() | {card for event in events if event.get("type") != "deal"
                                            for card in _named_cards(event)}
         seat = None if self.hold is None else self.hold.seat
         read = [card for event in events if event.get("type") == "deal" and event.get("seat") == seat
