@@ -29,7 +29,7 @@ def cribbage(**options) -> TableSession:
 
 
 def accepted(step) -> list[dict]:
-    return [entry["event"] for entry in step.judged if entry["ok"]]
+    return [entry["event"] for entry in step.events if entry["ok"]]
 
 
 def test_the_crib_complete_makes_the_discards_from_the_dealers_left():
@@ -45,17 +45,17 @@ def test_a_refused_card_holds_until_taken_back_and_what_came_meanwhile_is_judged
     session = cribbage()
     session.feed(CardPlaced("9D", "starter"))
     step = session.feed(CardPlaced("KD", "seat-1"))  # the dealer leads: out of turn
-    assert step.judged[0]["ok"] is False and "not your turn" in step.judged[0]["error"]
+    assert step.events[0]["ok"] is False and "not your turn" in step.events[0]["error"]
     assert step.hold is not None and step.hold.to_json() == {
-        "reason": "refused", "seat": 0, "card": "KD", "zone": "seat-1", "error": step.judged[0]["error"]}
+        "reason": "refused", "seat": 0, "card": "KD", "zone": "seat-1", "error": step.events[0]["error"]}
     assert step.outputs.sounds == (Sound.ILLEGAL,) and step.outputs.light is LightStatus.ILLEGAL
     assert step.outputs.board is not None and step.outputs.board.mode is Mode.ILLEGAL
     waiting = session.feed(CardPlaced("5C", "seat-2"))  # pone's lead, laid while the table holds
-    assert waiting.judged == [] and waiting.hold is not None
-    assert session.feed(Button("go", 1)).judged == []
+    assert waiting.events == [] and waiting.hold is not None
+    assert session.feed(Button("go", 1)).events == []
     back = session.feed(CardRemoved("KD", "seat-1"))
     assert accepted(back) == [{"type": "play", "seat": 1, "card": "5C"}]  # the go waits no more: refused
-    assert back.judged[-1]["ok"] is False and back.hold is None
+    assert back.events[-1]["ok"] is False and back.hold is None
     assert back.outputs.light is LightStatus.ILLEGAL
 
 
@@ -74,16 +74,16 @@ def test_a_refused_button_press_sounds_and_holds_nothing():
     session.feed(CardPlaced("9D", "starter"))
     before = list(session.history)
     step = session.feed(Button("confirm", 1))
-    assert (step.judged, step.hold, session.history) == ([], None, before)
+    assert (step.events, step.hold, session.history) == ([], None, before)
     assert step.outputs.sounds == (Sound.ILLEGAL,) and step.outputs.notice == "CONFIRM means nothing now"
     go = session.feed(Button("go", 1))  # a go at count 0: the engine refuses it, nothing to take back
-    assert go.judged[0]["ok"] is False and go.hold is None
+    assert go.events[0]["ok"] is False and go.hold is None
 
 
 def test_a_console_entry_the_engine_refuses_changes_nothing_and_holds_nothing():
     session = cribbage(muggins=True)
     step = session.feed(ConsoleEvent({"type": "claim", "seat": 1, "points": 4}))
-    assert step.judged[0]["ok"] is False and "muggins" not in step.judged[0]["error"]
+    assert step.events[0]["ok"] is False and "muggins" not in step.events[0]["error"]
     assert step.hold is None and len(session.history) == 3
 
 
@@ -129,7 +129,7 @@ def test_undo_takes_back_the_last_event_and_the_history_leaves_it_out():
     session.feed(CardPlaced("9D", "starter"))
     session.feed(CardPlaced("5C", "seat-2"))
     step = session.feed(ConsoleUndo())
-    assert step.judged == [] and session.history[-1] == {"type": "starter", "card": "9D"}
+    assert step.events == [] and session.history[-1] == {"type": "starter", "card": "9D"}
     assert session.engine.to_act() == 1  # pone still to lead
     session.feed(CardRemoved("5C", "seat-2"))  # taken back: no event
     assert accepted(session.feed(CardPlaced("5H", "seat-2"))) == [{"type": "play", "seat": 1, "card": "5H"}]
@@ -173,7 +173,7 @@ def test_once_the_game_is_won_nothing_more_is_judged_and_next_starts_the_next_ga
     assert board.mode_track == won["winner"] and board.tracks[won["winner"]].front == 121
     for item in (CardPlaced("QS", "seat-1"), Button("go", 0), UnknownCards("seat-2", 1), CameraStatus("offline")):
         step = session.feed(item)
-        assert (step.judged, step.hold) == ([], None)
+        assert (step.events, step.hold) == ([], None)
     assert session.engine.summary() == won
     step = session.feed(NEXT)
     assert len(session.games) == 2 and session.setup.dealer == 1 and session.history == []
@@ -186,7 +186,7 @@ def test_a_card_only_the_deal_reader_saw_is_named_in_no_public_output():
     dealt = session.feed(CardPlaced("QS", "reader"))
     assert accepted(dealt) == [{"type": "deal", "seat": 1, "card": "QS"}] and dealt.outputs.notice is None
     refused = session.feed(CardPlaced("QS", "reader"))  # read twice: a misread, or a second deck
-    assert refused.judged[0]["ok"] is False and "QS" in refused.judged[0]["error"]  # the console's
+    assert refused.events[0]["ok"] is False and "QS" in refused.events[0]["error"]  # the console's
     assert refused.hold is not None and refused.hold.card == "QS"
     assert "QS" not in (refused.outputs.notice or "") and "QS" not in refused.hold.describe()
     assert session.feed(CardRemoved("QS", "reader")).hold is None
@@ -204,7 +204,7 @@ def test_a_ferbli_deal_at_the_table():
 
     assert events(FaceDownCount("seat-2", 1)) == [{"type": "deal", "seat": 1, "card": None}]
     late_mus = session.feed(ConsoleEvent({"type": "mus", "seat": 1, "amount": 2}))
-    assert late_mus.judged[0]["ok"] is False and late_mus.hold is None
+    assert late_mus.events[0]["ok"] is False and late_mus.hold is None
     assert len(events(NEXT)) == 5  # the rest of the first round, unread
     events(ConsoleEvent({"type": "stake", "seat": 1, "amount": 2}), NEXT)
     assert events(Button("go", 1)) == []  # not seat 1's answer: a refused press
@@ -248,7 +248,7 @@ def test_femkort_trump_shown_before_next_redeal_by_buttons_and_a_misdeal_at_the_
     step = session.feed(CardPlaced("2C", "seat-2"))  # forehand leads
     assert accepted(step) == [{"type": "play", "seat": 1, "card": "2C"}]
     short = ConsoleEvent({"type": "deal", "hands": [[None] * 5, [None] * 4, [None] * 5]})
-    assert session.feed(short).judged[0]["ok"] is False  # a misdeal is entered in place of NEXT, not mid-hand
+    assert session.feed(short).events[0]["ok"] is False  # a misdeal is entered in place of NEXT, not mid-hand
 
 
 def test_in_an_open_deal_the_held_seats_read_cards_come_first_among_the_possible():

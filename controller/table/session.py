@@ -39,12 +39,12 @@ class PlayedGame:
 class Step:
     """What one input did: the events judged, the hold now, and what the table shows."""
 
-    judged: list[dict[str, Any]]
+    events: list[dict[str, Any]]  # each {"event", "ok", "effects" | "error"}, as replay reports it
     hold: Hold | None
     outputs: Outputs
 
     def to_json(self, number: int) -> dict[str, Any]:
-        return {"n": number, "events": self.judged, "hold": None if self.hold is None else self.hold.to_json()}
+        return {"n": number, "events": self.events, "hold": None if self.hold is None else self.hold.to_json()}
 
 
 class TableSession:
