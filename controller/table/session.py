@@ -105,7 +105,7 @@ class TableSession:
         handler(self, item)
 
     def _while_held(self, item: TableInput) -> None:
-        """Only what resolves the hold is judged now; camera changes still update the picture."""
+        """Only what resolves the hold is judged now; everything else waits, in order, for it to end."""
         hold = self.hold
         assert hold is not None
         if isinstance(item, ConsoleUndo) or (isinstance(item, Button) and item.action == "undo"):
