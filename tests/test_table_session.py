@@ -263,3 +263,10 @@ def test_in_an_open_deal_the_held_seats_read_cards_come_first_among_the_possible
     cy = [card for position, card in enumerate(cards) if position % 3 == 1]
     assert possible[:5] == cy and "2H" not in possible and len(possible) == 52 - 15 + 5
     assert not set(bo) & set(possible[5:])
+
+
+def test_a_console_entry_with_a_field_the_game_does_not_know_is_refused_as_replay_refuses_it():
+    session = cribbage(muggins=True)
+    step = session.feed(ConsoleEvent({"type": "starter", "card": "9D", "face": "up"}))
+    assert step.events[0]["ok"] is False and "face" in step.events[0]["error"] and step.hold is None
+    assert len(session.history) == 3

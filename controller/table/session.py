@@ -17,6 +17,7 @@ from ..cards import Card
 from ..engine import Effect, Engine, Event, IllegalEvent, effects_json
 from ..games import new_game
 from ..history import Header
+from ..replay import judge
 from .holds import Hold
 from .inputs import READER, UNKNOWN, Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 from .mapping import GameMapper, Unfit
@@ -233,7 +234,7 @@ class TableSession:
         while events:
             for event in events:
                 try:
-                    effects = self.engine.apply(event)
+                    effects = judge(self.engine, self.setup.game, event)
                 except IllegalEvent as error:
                     self._judged.append({"event": event, "ok": False, "error": str(error)})
                     return str(error)
