@@ -53,7 +53,8 @@ class TableLogHeader:
         if deal not in DEALS:
             raise TableLogError(line, f"bad header: deal must be \"closed\" or \"open\", got {deal!r}")
         try:
-            header = Header.from_json({**data, "format": HISTORY_FORMAT}, line)
+            history = {key: value for key, value in data.items() if key != "deal"}  # the deal is the table's
+            header = Header.from_json({**history, "format": HISTORY_FORMAT}, line)
         except HistoryError as error:
             raise TableLogError(line, str(error).split(": ", 1)[1]) from None
         return cls(header, deal)
