@@ -1,160 +1,254 @@
-"""`cardtable demo`: a whole cribbage game at a simulated table, end to end on the real code.
+"""`cardtable demo`: a whole game at a simulated table, on the real pipeline.
 
-A random legal table (controller.simulation) deals and plays; every event goes through the cribbage
-engine; scores drive the real peg-board firmware running behind a pty (through the real serial link);
-illegal plays are rejected and beep on a gpiozero buzzer and status light built on gpiozero's mock pins.
+Simulated players (controller.simulation) make their moves with cards on a physical table
+(controller.simulation.scene): every card move is rendered into camera frames and read by the real
+vision; what it reports, the buttons pressed and the console's entries go as table-log lines to the
+table session, which journals them, has the engine judge the events they make, and answers with sound,
+light and pegs: the real peg-board firmware behind a pty, gpiozero's buzzer and status light on mock
+pins. Now and then a player tries something illegal (a card out of turn, a false go) and takes the
+card back when the table refuses it, and now and then a card lies unreadable and the dealer names it
+at the console, so the table holds. The simulated table's own engine, told every true card, is the
+truth the session's result is checked against.
 """
 from __future__ import annotations
 
 import random
+import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, Callable, TextIO
+from pathlib import Path
+from typing import Any, Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from .cribbage.game import CribbageGame, Phase
-from .engine import Event, IllegalEvent, Points
+from .engine import Event
 from .games import new_game
-from .hardware.buzzer import Sound, TableBuzzer
+from .hardware.buzzer import TableBuzzer
 from .hardware.config import HardwareConfig
-from .hardware.status_light import LightStatus, StatusLight
+from .hardware.status_light import StatusLight
 from .history import Header, write_history
+from .journal import Journal
 from .narration import describe_effect, describe_event
 from .pegboard.link import LinkConfig, PegBoardLink
-from .pegboard.state import Mode
 from .pegboard.virtual import VirtualPegBoard
-from .simulation.cribbage import Driver
-from .table.outputs import board_state
+from .simulation.scene.actions import Action, Console, Lay, Take
+from .simulation.scene.players import Players, seat_table
+from .simulation.scene.stage import Stage, table_stage
+from .table.journaled import JournaledTable
+from .table.log import TableLogHeader
+from .table.outputs import Outputs
+from .table.session import Step
 
-PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di")
-ILLEGAL_EVERY = 25  # roughly how often the simulated players try something illegal
+PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+MISTAKES = 0.05  # how often a simulated player gets something wrong before a move
+UNREADABLE = 0.04  # how often a card lands where the camera cannot read it
 
 
 @dataclass
 class SimulatedHardware:
     """The table's outputs on simulated parts: the firmware behind a pty, gpiozero on mock pins."""
 
-    board: VirtualPegBoard
-    link: PegBoardLink
+    board: VirtualPegBoard | None
+    link: PegBoardLink | None
     buzzer: TableBuzzer
     light: StatusLight
 
     @classmethod
-    def start(cls, tracks: int, target: int) -> SimulatedHardware:
-        board = VirtualPegBoard({"tracks": tracks, "holes": target})
-        board.start()
-        link = PegBoardLink(LinkConfig(port=board.port_path))
-        link.start()
+    def start(cls, tracks: int | None, target: int) -> SimulatedHardware:
+        """`tracks` None: no peg board (the games played for chips)."""
+        board = link = None
+        if tracks:
+            board = VirtualPegBoard({"tracks": tracks, "holes": target})
+            board.start()
+            link = PegBoardLink(LinkConfig(port=board.port_path))
+            link.start()
         pins = MockFactory(pin_class=MockPWMPin)  # the tonal buzzer needs PWM
         config = HardwareConfig()
         return cls(board, link, TableBuzzer(config, pins, tempo=4.0), StatusLight(config, pins))
 
+    def show(self, outputs: Outputs) -> None:
+        for sound in outputs.sounds:
+            self.buzzer.play(sound)
+        self.light.show(outputs.light)
+        if self.link and outputs.board:
+            self.link.set_state(outputs.board)
+
     def close(self) -> None:
         self.buzzer.close()
         self.light.close()
-        self.link.stop()
-        self.board.stop()
+        if self.link and self.board:
+            self.link.stop()
+            self.board.stop()
 
 
-def illegal_attempt(game: CribbageGame, rng: random.Random, driver: Driver) -> Event | None:
-    """Something a real player gets wrong: playing out of turn, or saying go while holding a card that fits."""
-    seat = game.to_act()
-    if game.phase is not Phase.PLAY or seat is None:
-        return None
-    others = [s for s in range(game.players) if s != seat and driver.truth.holding[s]]
-    if others and rng.random() < 0.5:
-        other = rng.choice(others)
-        return {"type": "play", "seat": other, "card": str(driver.truth.holding[other][0])}
-    if game.playable(seat):
-        return {"type": "go", "seat": seat}
-    return None
+class TableDemo:
+    """One game: the simulated players' moves made at the physical table, sensed, journaled and judged."""
 
-
-class Demo:
-    def __init__(self, hardware: SimulatedHardware, out: Callable[[str], None], players: int, seed: int,
-                 delay: float) -> None:
-        self.header = Header("cribbage", PLAYER_NAMES[:players], 0, {}, None)
-        self.game: CribbageGame = new_game(self.header)  # type: ignore[assignment]
-        self.rng = random.Random(seed)
-        self.driver = Driver(self.game, self.rng)
-        self.hardware, self.out, self.delay = hardware, out, delay
-        self.target = self.game.target
-        self.history: list[Event] = []
-        self.rejected = 0
+    def __init__(self, players: Players, stage: Stage, table: JournaledTable, hardware: SimulatedHardware,
+                 out: Callable[[str], None], rng: random.Random, delay: float = 0.0, mistakes: float = MISTAKES,
+                 unreadable: float = UNREADABLE) -> None:
+        self.players, self.stage, self.table, self.hardware = players, stage, table, hardware
+        self.out, self.rng, self.delay = out, rng, delay
+        self.mistakes, self.unreadable = mistakes, unreadable
+        self._named: list[tuple[str, str]] = []  # (zone, card): the unreadable cards the dealer has named
+        self.names = table.session.setup.players
+        # the session's steps carry effects as JSON: the narrator's own copy of the game, fed the accepted
+        # events, says them in words from the typed effects
+        self.narrator = new_game(table.session.setup)
+        self.refused = self.held = self.lines = 0
 
     def run(self) -> dict[str, Any]:
-        self.hardware.light.show(LightStatus.READY)
-        self.hardware.link.set_state(board_state(self.game))
-        while (move := self.driver.choose()) is not None:
-            now_and_then = self.rng.randrange(ILLEGAL_EVERY) == 0
-            if now_and_then and (attempt := illegal_attempt(self.game, self.rng, self.driver)):
-                self._try_illegal(attempt)
-            self._accept(move.event)
+        """Play until the simulated table's game is over; the session's summary."""
+        sim = self.players.sim
+        while (move := sim.choose()) is not None:
+            if self.rng.random() < self.mistakes:
+                for attempt in self.players.mistake(move, self.rng):
+                    self._perform(attempt)
+            for action in self.players.actions(move):
+                self._perform(self._maybe_unreadable(action))
+            sim.game.apply(move.event)
             move.commit()
             time.sleep(self.delay)
-        return self.game.summary()
+        for action in self.players.finish():
+            self._perform(action)
+        return self.table.session.engine.summary()
 
-    def _try_illegal(self, event: Event) -> None:
-        self.out(f"  {describe_event(event, self.header.players)}")
-        try:
-            self.game.apply(event)
-        except IllegalEvent as error:
-            self.rejected += 1
-            self.out(f"    REJECTED: {error}")
-            self.hardware.buzzer.play(Sound.ILLEGAL)
-            self.hardware.light.show(LightStatus.ILLEGAL)
-            self.hardware.link.set_state(board_state(self.game).with_mode(Mode.ILLEGAL))
+    def _maybe_unreadable(self, action: Action) -> Action:
+        if isinstance(action, Lay) and action.face_up and self.rng.random() < self.unreadable:
+            return Lay(action.zone, action.card, readable=False)
+        return action
+
+    def _perform(self, action: Action) -> None:
+        for line in self.stage.perform(action).lines:
+            self._feed(line)
+        self._resolve()
+
+    def _resolve(self) -> None:
+        """What the players and the dealer do about a hold: a refused card is taken back; a card under
+        glare is named at the console (the dealer sees it: the last such card in that zone he has not named
+        yet); any other unreadable card (a misread, or one named already) is to be laid again."""
+        hold = self.table.session.hold
+        if hold is None:
+            return
+        self.held += 1
+        if hold.reason in ("refused", "misplaced") and hold.zone and hold.card:
+            self.out(f"    the player takes {hold.card} back")
+            self._perform(Take(hold.zone, hold.card))
+        elif hold.reason == "unknown" and hold.zone:
+            glared = [(hold.zone, card) for card in self.stage.table.glared_in(hold.zone)]
+            unnamed = [place for place in glared if place not in self._named]
+            if unnamed:
+                self._named.append(unnamed[-1])
+                self.out(f"    the dealer names the card at the console: {unnamed[-1][1]}")
+                self._perform(Console({"action": "resolve", "card": unnamed[-1][1]}))
+            else:
+                self.out("    the dealer has the card laid again")
+                self._perform(Console({"action": "relay"}))
         else:
-            raise AssertionError(f"the engine accepted an illegal event: {event}")
+            raise RuntimeError(f"the demo table cannot resolve this hold: {hold.describe()}")
 
-    def _accept(self, event: Event) -> None:
-        effects = self.game.apply(event)
-        self.history.append(event)
-        self.out(f"  {describe_event(event, self.header.players)}")
-        for effect in effects:
-            self.out(f"      {describe_effect(effect, self.header.players)}")
-        if any(isinstance(e, Points) and e.points == 29 for e in effects):
-            self.hardware.buzzer.play(Sound.TWENTY_NINE)
-        if self.game.phase is Phase.GAME_OVER:
-            self.hardware.buzzer.play(Sound.WIN)
-        self.hardware.light.show(LightStatus.READY)
-        self.hardware.link.set_state(board_state(self.game))
+    def _feed(self, line: dict[str, Any]) -> None:
+        step = self.table.feed(line)
+        self.lines += 1
+        self.out(f"  [{line['t']:7.2f}] {seen(line)}")
+        self._narrate(step)
+        self.hardware.show(step.outputs)
+
+    def _narrate(self, step: Step) -> None:
+        for judged in step.events:
+            text = describe_event(judged["event"], self.names)
+            if not judged["ok"]:
+                self.refused += 1
+                self.out(f"      {text}: REFUSED: {judged['error']}")
+                continue
+            self.out(f"      {text}")
+            for effect in self.narrator.apply(judged["event"]):
+                self.out(f"          {describe_effect(effect, self.names)}")
+        if step.hold is not None:
+            self.out(f"      HOLD: {step.hold.describe()}")
+        elif step.outputs.notice and not step.events:
+            self.out(f"      {step.outputs.notice}")
 
 
-def run_demo(out: TextIO, players: int = 2, seed: int | None = None, delay: float = 0.02,
-             history_path: str | None = None) -> int:
+def seen(line: dict[str, Any]) -> str:
+    """A table-log line in words: what the camera saw, which button, what the console entered."""
+    if "text" in line:
+        return f"camera: {line['text']}"
+    if line["type"] == "button":
+        who = "" if line["seat"] is None else f" (seat {line['seat'] + 1})"
+        return f"button {line['action'].upper()}{who}"
+    entry = line.get("event") or {k: v for k, v in line.items() if k not in ("t", "type")}
+    return f"console: {entry}"
+
+
+@dataclass(frozen=True)
+class DemoRun:
+    """A demo game played: the session's summary, the simulated table's own (the truth), and the game's
+    accepted events (less those undone), as the journal holds them."""
+
+    summary: dict[str, Any]
+    truth: dict[str, Any]
+    header: Header
+    history: list[Event]
+
+    @property
+    def same_result(self) -> bool:
+        return all(self.summary.get(key) == self.truth.get(key) for key in ("scores", "chips", "winner"))
+
+
+def play_demo(out: Callable[[str], None], game: str = "cribbage", players: int = 2, deal: str = "closed",
+              seed: int = 0, journal_path: str | None = None, options: dict[str, Any] | None = None,
+              reads: int = 3, delay: float = 0.0, mistakes: float = MISTAKES, unreadable: float = UNREADABLE
+              ) -> DemoRun:
+    """Play one game at the simulated table, narrating to `out`. The journal is a temporary one unless
+    `journal_path` is given."""
+    rng = random.Random(seed)
+    at_table = seat_table(Header(game, PLAYER_NAMES[:players], 0, dict(options or {}), None), rng)
+    out(f"cardtable demo: {players}-player {game}, {deal} deal, on the real pipeline (seed {seed})")
+    with ExitStack() as stack:
+        if journal_path is None:
+            journal_path = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "demo.journal")
+        journal = Journal.open(journal_path)
+        stack.callback(journal.close)
+        table = JournaledTable.start(journal, TableLogHeader(at_table.header, deal))
+        hardware = SimulatedHardware.start(at_table.tracks, at_table.target)
+        stack.callback(hardware.close)
+        stage = table_stage(players, deal == "open", seed, reads)
+        demo = TableDemo(at_table.players(stage.table, deal == "open"), stage, table, hardware, out, rng, delay,
+                         mistakes, unreadable)
+        run = DemoRun(demo.run(), at_table.sim.game.summary(), at_table.header, list(table.session.history))
+        _report(out, demo, run, hardware)
+        out(f"journal: {journal_path}")
+    return run
+
+
+def run_demo(out: Callable[[str], None], game: str = "cribbage", players: int = 2, deal: str = "closed",
+             seed: int | None = None, options: dict[str, Any] | None = None, reads: int = 3, delay: float = 0.0,
+             journal_path: str | None = None, history_path: str | None = None) -> int:
+    """`cardtable demo`: 0 when the table's result is the simulated table's, else 1."""
     seed = random.randrange(10**6) if seed is None else seed
-    print_line: Callable[[str], None] = lambda text: print(text, file=out, flush=True)
-    sides = 2 if players == 4 else players
-    print_line(f"cardtable demo: {players}-player cribbage on simulated hardware (seed {seed})")
-    hardware = SimulatedHardware.start(sides, 121)  # the demo plays the default 121-point game
-    try:
-        demo = Demo(hardware, print_line, players, seed, delay)
-        summary = demo.run()
-        final = board_state(demo.game)
-        confirmed = hardware.link.wait_confirmed(final, timeout=3.0)
-        hardware.buzzer.wait_idle(timeout=5.0)
-        _report(print_line, demo, summary, hardware, confirmed)
-        if history_path:
-            with open(history_path, "w", encoding="utf-8") as stream:
-                write_history(stream, demo.header, demo.history)
-            print_line(f"hand history written to {history_path} (check it: cardtable replay {history_path})")
-    finally:
-        hardware.close()
-    return 0
+    run = play_demo(out, game, players, deal, seed, journal_path, options, reads, delay)
+    if history_path:
+        with open(history_path, "w", encoding="utf-8") as stream:
+            write_history(stream, run.header, run.history)
+        out(f"hand history written to {history_path} (check it: cardtable replay {history_path})")
+    return 0 if run.same_result else 1
 
 
-def _report(print_line: Callable[[str], None], demo: Demo, summary: dict[str, Any], hardware: SimulatedHardware,
-            confirmed: bool) -> None:
-    names = demo.header.players
-    sides = [" & ".join(names[s::len(summary["scores"])]) for s in range(len(summary["scores"]))]
-    print_line("")
-    winner = sides[summary["winner"]]
-    print_line(f"game over: {winner} {'win' if ' & ' in winner else 'wins'}, skunk: {summary['skunk']}")
-    for label, score, peg in zip(sides, summary["scores"], summary["pegs"]):
-        print_line(f"  {label:<10} {score:>3} points   pegs: front {peg['front']}, back {peg['back']}")
-    print_line(f"illegal attempts rejected: {demo.rejected}; events accepted: {len(demo.history)}")
-    stats = hardware.link.stats
-    print_line(f"peg board link: {hardware.link.status.value}, the board acknowledged the final pegs: {confirmed}, "
-               f"frames {stats.frames_sent}, retransmits {stats.retransmits}, resyncs {stats.resyncs}")
+def _report(out: Callable[[str], None], demo: TableDemo, run: DemoRun, hardware: SimulatedHardware) -> None:
+    out("")
+    summary = run.summary
+    names = run.header.players
+    if summary.get("winner") is not None:
+        out(f"game over: {names[summary['winner']]} wins")
+    for key in ("scores", "chips"):
+        if summary.get(key) is not None:
+            out(f"  {key}: " + ", ".join(f"{name} {value}" for name, value in zip(names, summary[key])))
+    out(f"the simulated table's own result: {'the same' if run.same_result else run.truth}")
+    out(f"table-log lines: {demo.lines}; events accepted: {len(run.history)}; refused: {demo.refused}; "
+        f"holds: {demo.held}; camera frames: {demo.stage.frames}")
+    if hardware.link and hardware.board:
+        stats = hardware.link.stats
+        out(f"peg board link: {hardware.link.status.value}, frames {stats.frames_sent}, "
+            f"retransmits {stats.retransmits}, resyncs {stats.resyncs}")

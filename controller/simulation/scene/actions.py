@@ -27,9 +27,11 @@ class Take:
 
 @dataclass(frozen=True)
 class TurnUp:
-    """Turn `zone`'s face-down pile face up, spread (the dealer shows the crib)."""
+    """Turn `zone`'s face-down cards face up along its row: the whole pile (the dealer shows the crib, a
+    player his hand), or the `cards` named (forehand exposes two)."""
 
     zone: str
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

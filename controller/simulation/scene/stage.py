@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.simulation.scene.actions import Action, Console, Lay, Press, Read
+from controller.simulation.scene.actions import Action, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.table import PhysicalTable, ZoneBox
 from vision.synthetic import SceneStyle
@@ -38,7 +38,8 @@ class DealReader:
         self.camera = TableCamera(self.slot.calibration(), READER_STYLE, reads, votes, seed)
 
     def deal(self, card: str, sensed: Sensed) -> None:
-        """`card` passes over the reader: it lies there until the camera has read it, then goes on."""
+        """`card` passes over the reader: it lies there until the camera has read it, then goes on (the next
+        card laid on its place would hide it, and the tracker keeps a card hidden under another)."""
         for move in (self.slot.lay, self.slot.take):
             sensed.truth.extend(move(READER, card))
             sensed.seen.extend(self.camera.show(self.slot.scene()))
@@ -58,14 +59,18 @@ class Stage:
         """Seconds since the table started, at FPS."""
         return round(self.frames / FPS, 3)
 
-    def _until_seen(self, laid: Lay, sensed: Sensed) -> None:
-        """A card laid face up that the table did not take in (not read, or not seen at all): its player
-        nudges it straight, as at a real table, a few times at most."""
-        read = CardPlaced(laid.card if laid.readable else UNKNOWN_CARD, laid.zone)
+    def _until_seen(self, zone: str, cards: list[str], sensed: Sensed) -> None:
+        """Cards turned or laid face up that the table did not take in (not read, or not seen at all):
+        their player nudges them straight, as at a real table, a few times at most. A card under glare
+        is taken in as unknown."""
+        glared = set(self.table.glared_in(zone))
         for _ in range(NUDGES):
-            if read in sensed.seen:
+            missed = [card for card in cards
+                      if CardPlaced(UNKNOWN_CARD if card in glared else card, zone) not in sensed.seen]
+            if not missed:
                 return
-            self.table.nudge(laid.zone, laid.card)
+            for card in missed:
+                self.table.nudge(zone, card)
             sensed.seen.extend(self.camera.show(self.table.scene(), self.table.glared()))
 
     def perform(self, action: Action) -> Sensed:
@@ -82,7 +87,9 @@ class Stage:
             sensed.truth = self.table.make(action)
             sensed.seen = self.camera.show(self.table.scene(), self.table.glared())
             if isinstance(action, Lay) and action.face_up:
-                self._until_seen(action, sensed)
+                self._until_seen(action.zone, [action.card], sensed)
+            elif isinstance(action, TurnUp):
+                self._until_seen(action.zone, [o.card for o in sensed.truth if isinstance(o, CardPlaced)], sensed)
         sensed.lines.extend(observation_to_json(self.now, obs) for obs in sensed.seen)
         return sensed
 

@@ -123,6 +123,10 @@ class PhysicalTable:
         """What the camera sees, bottom card first."""
         return [lying.place for cards in self.lying.values() for lying in cards]
 
+    def glared_in(self, zone: str) -> list[str]:
+        """The cards lying unreadable in `zone`, in the order they were laid."""
+        return [c.card for c in self.lying.get(zone, []) if not c.readable]
+
     def glared(self) -> set[int]:
         """Which cards of `scene()` lie unreadable."""
         cards = [lying for cards in self.lying.values() for lying in cards]
@@ -142,7 +146,7 @@ class PhysicalTable:
         if isinstance(move, Take):
             return self.take(move.zone, move.card)
         if isinstance(move, TurnUp):
-            return self.turn_up(move.zone)
+            return self.turn_up(move.zone, move.cards)
         if isinstance(move, Gather):
             return self.gather(list(move.zones), move.to)
         return self.clear()
@@ -177,14 +181,14 @@ class PhysicalTable:
             raise MoveError(f"{card} does not lie face up in {zone}")
         cards[index] = self._in_row(zone, card, cards[index].readable, slot=cards[index].slot)
 
-    def turn_up(self, zone: str) -> list[TableChange]:
-        """Turn the face-down pile of `zone` face up and spread it along the row (the dealer shows the crib)."""
+    def turn_up(self, zone: str, cards: tuple[str, ...] = ()) -> list[TableChange]:
+        """Turn face-down cards of `zone` face up along its row: the `cards` named, or the whole pile."""
         before = self._seen()
-        cards = self.lying.get(self._zone(zone), [])
-        down = [c.card for c in cards if not c.face_up]
-        if not down:
-            raise MoveError(f"no face-down cards in {zone}")
-        self.lying[zone] = [c for c in cards if c.face_up]
+        lying = self.lying.get(self._zone(zone), [])
+        down = [c.card for c in lying if not c.face_up and (not cards or c.card in cards)]
+        if not down or len(down) < len(cards):
+            raise MoveError(f"{', '.join(cards) or 'no cards'} do not lie face down in {zone}")
+        self.lying[zone] = [c for c in lying if c.face_up or c.card not in down]
         for card in down:
             self.lying[zone].append(self._in_row(zone, card, True))
         return self._changes(before)
