@@ -86,6 +86,20 @@ class Engine(Protocol):
         when cards are unread)."""
         ...
 
+    def public_view(self) -> dict[str, Any]:
+        """JSON-ready: what a spectator may see at this moment; never a card that is hidden now."""
+        ...
+
+    def dealer_view(self) -> dict[str, Any]:
+        """JSON-ready: the public view and every card the engine knows (hands read at the deal, ...)."""
+        ...
+
+
+def table_view(engine: Engine) -> dict[str, Any]:
+    """The part of every view that all games share."""
+    return {"game": engine.game, "phase": engine.phase.value, "dealer": engine.dealer, "to_act": engine.to_act(),
+            "hand_over": engine.hand_over, "game_over": engine.game_over}
+
 
 # ----- effects: what an accepted event caused ------------------------------------------------------
 # One class per kind; `to_json()` is the effect as the replay prints it (the hand-history contract).

@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterable
 
 from ..actions import card_subsets, new_hand_actions, per_card, per_subset
 from ..cards import Card, full_deck
-from ..engine import Effect, Event, GameSetup, IllegalEvent, Points, SetupError, Violation, effects_json, violation
+from ..engine import Effect, Event, GameSetup, IllegalEvent, Points, SetupError, Violation, effects_json, table_view, \
+    violation
 from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
 from ..holding import Holding
@@ -209,6 +210,34 @@ class CribbageGame:
             return list(hand.crib.known), hand.crib.unknown
         held = hand.seats[seat].holding
         return hand.seats[seat].played + held.known, held.unknown
+
+    # ----- views ---------------------------------------------------------------------------------
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see now: scores, pegs, the count and its series, the cards laid, the
+        starter, and each count of the show once scored, with its breakdown. No card in a hand or the crib."""
+        state, hand = self.state, self.state.hand
+        return {
+            **table_view(self), "scores": list(state.scores), "pegs": self.pegs(), "target": self.target,
+            "skunk_lines": {"skunk": self.options.skunk_below, "double": self.options.double_skunk_below},
+            "winner": state.winner, "count": hand.count, "series": _texts(hand.series),
+            "played": [_texts(seat.played) for seat in hand.seats],
+            "held": [seat.holding.size for seat in hand.seats], "crib_size": hand.crib.size,
+            "starter": None if hand.starter is None else str(hand.starter),
+            "shows": [self._show_view(count) for count in self.counting_order()[:hand.shown]],
+        }
+
+    def dealer_view(self) -> dict[str, Any]:
+        """The public view and every card the engine knows: the hands and the crib (read at the deal)."""
+        hand = self.state.hand
+        return {**self.public_view(), "hands": [seat.holding.to_json() for seat in hand.seats],
+                "crib": hand.crib.to_json()}
+
+    def _show_view(self, count: Count) -> dict[str, Any]:
+        cards, _ = self.show_cards(count)
+        score = self._score_count(count, cards)
+        return {"seat": count[0], "crib": count[1], "cards": _texts(cards), "total": score.total,
+                "breakdown": [part.to_json() for part in score.parts]}
 
     # ----- legal actions -------------------------------------------------------------------------
 
@@ -483,8 +512,8 @@ class CribbageGame:
                 missed = tuple(part.to_json() for part in show.parts)
                 self._award(effects, [Points(taker, show.total - points, "muggins", show=where, owner=count[0],
                                              breakdown=missed)])
+        self.state.hand.shown += 1  # counted, even when it won the game: its cards are face up
         if self.state.winner is None:
-            self.state.hand.shown += 1
             self._advance_show(effects)
         return effects
 
@@ -541,9 +570,9 @@ class CribbageGame:
             if unknown:
                 return
             self._award(effects, _show_effects(count, self._score_count(count, cards)))
+            hand.shown += 1
             if self.state.winner is not None:
                 return
-            hand.shown += 1
         if hand.shown == len(order):
             self.state.phase = Phase.HAND_OVER
 
@@ -687,6 +716,10 @@ def _show_effects(count: Count, show: ShowScore) -> list[Points]:
 
 def _names(cards: Iterable[Card]) -> tuple[str, ...]:
     return tuple(str(card) for card in cards)
+
+
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
 
 
 def _reveal_action(count: Count, cards: list[str | None]) -> Event:

@@ -17,7 +17,7 @@ from ..actions import card_subsets, new_hand_actions, per_amount, per_card, per_
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
 from ..engine import Carried, DealOver, Effect, Event, GameSetup, IllegalEvent, MatchOver, Misdeal, SetupError, \
-    Showdown, ShownHand
+    Showdown, ShownHand, table_view
 from ..events import event_cards, event_handler, event_hands, event_seat, event_type, optional_card, parse_card_field, \
     require_int
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
@@ -53,6 +53,7 @@ class FerbliGame:
     buyers: list[int] = field(default_factory=list)
     serving: int | None = None  # the buyer whose cards are being dealt (GAP-FB-9)
     shown: list[int] = field(default_factory=list)  # the seats that showed in the last showdown
+    upcards: list[Card] = field(default_factory=list)  # the cards dealt face up this deal (FB-R24)
     hand_winner: int | None = None
     winner: int | None = None
     match_over: bool = False
@@ -108,7 +109,7 @@ class FerbliGame:
         self.book = CardBook.fresh(self.players)
         self.to_deal = [(seat, False) for seat in order] * 2  # FB-R12: one at a time, twice round
         self.round, self.actor, self.efterhand, self.demanded = None, None, None, False
-        self.exposed, self.buyers, self.serving, self.shown = [], [], None, []
+        self.exposed, self.buyers, self.serving, self.shown, self.upcards = [], [], None, [], []
         return []
 
     def _end_deal(self, how: str, winner: int | None) -> list[Effect]:
@@ -355,6 +356,7 @@ class FerbliGame:
             raise IllegalEvent(f"no deal now: waiting for {self._waiting()}")
         cards = self._shorthand(event) if "hands" in event else [self._single_card(event)]
         effects = self.book.deal(cards, self.serving)
+        self.upcards += [card for (_, card), (_, up) in zip(cards, self.to_deal) if up and card is not None]
         del self.to_deal[:len(cards)]
         if self.phase is Phase.MUS_DECISION:
             self.phase = Phase.DEAL_1  # dealing has begun: the mus is no longer possible (FB-R11)
@@ -485,6 +487,44 @@ class FerbliGame:
             self.chips.move(POT, CARRY, self.chips.pot, "misdeal")
         return effects + self._start_deal(self.dealer)
 
+    # ----------------------------------------------------------------- views
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see now: chips, pot, carry, who is in or folded, what each paid this deal
+        and the round being answered, the cards face up (upcards, exposed cards), and at the showdown the
+        hands laid down with their names. No card that lies face down."""
+        round_ = self.round
+        return {
+            **table_view(self), "seats": list(self.order), "live": list(self.live),
+            "folded": [seat for seat in self.order if seat not in self.live],
+            "chips": list(self.chips.balances), "pot": self.chips.pot, "carry": self.chips.carry,
+            "committed": list(self.committed), "level": self.level, "mus": self.mus,
+            "round": None if round_ is None else {"reason": round_.reason, "bettor": round_.bettor,
+                                                  "joined": list(round_.joined), "waiting": list(round_.queue)},
+            "efterhand": self.efterhand, "buyers": list(self.buyers),
+            "held": [len(hand) for hand in self.book.hands], "talon": self.book.talon, "discards": len(self.book.pile),
+            "upcards": [[str(card) for card in hand if card in self.upcards] for hand in self.book.hands],
+            "exposed": [str(card) for card in self.exposed if card is not None],
+            "showdown": [self._shown_hand(seat) for seat in self._laid_down()],
+            "hand_winner": self.hand_winner, "winner": self.winner,
+        }
+
+    def dealer_view(self) -> dict[str, Any]:
+        """The public view and every card the engine knows: the hands and the discards, read or not."""
+        return {**self.public_view(), "hands": [[_text(card) for card in hand] for hand in self.book.hands],
+                "discard_pile": [{"seat": seat, "card": _text(card)} for seat, card in self.book.pile]}
+
+    def _laid_down(self) -> list[int]:
+        """FB-R33: at the showdown everyone still in lays his hand face up (it stays so after the deal)."""
+        if self.phase is Phase.SHOWDOWN:
+            return list(self.live)
+        return list(self.shown) if self.phase is Phase.HAND_OVER else []
+
+    def _shown_hand(self, seat: int) -> dict[str, Any]:
+        hand = self.book.hands[seat]
+        name = evaluate(hand).name if None not in hand else None  # type: ignore[arg-type]
+        return {"seat": seat, "cards": [_text(card) for card in hand], "hand": name}
+
     # ----------------------------------------------------------------- who acts, what may happen next
 
     @property
@@ -578,6 +618,10 @@ class FerbliGame:
 
     def _reveal_action(self, seat: int) -> Event:
         return {"type": "reveal", "seat": seat, "cards": [None if c is None else str(c) for c in self.book.hands[seat]]}
+
+
+def _text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
 
 
 def _buy_deals(seat: int, option: str, count: int) -> list[tuple[int, bool]]:
