@@ -230,12 +230,17 @@ class Misdeal:
 
 @dataclass(frozen=True)
 class MatchOver:
-    """Färbeln: the match is over (fewer than two seats can play); the winner, if one seat is left."""
+    """Färbeln: the match is over, fewer than three seats being able to play: the winner is the last one,
+    or of two left the one holding more chips (None on a tie)."""
 
     winner: int | None
+    players_left: tuple[int, ...] | None = None  # the two seats still able to play, when two are left
 
     def to_json(self) -> dict[str, Any]:
-        return {"match_over": True, "winner": self.winner}
+        out: dict[str, Any] = {"match_over": True, "winner": self.winner}
+        if self.players_left is not None:
+            out["players_left"] = list(self.players_left)
+        return out
 
 
 Effect = Points | ChipMove | Violation | Note | Showdown | Carried | TalonReshuffled | DealOver | Misdeal | MatchOver

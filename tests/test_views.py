@@ -44,7 +44,7 @@ class CribbageWatch:
         players = rng.choice([2, 3, 4])
         options = rng.choice([{}, {"muggins": True}] + ([{"five_card": True}] if players == 2 else []))
         self.game: CribbageGame = new_game(cribbage.header(players, rng.randrange(players), **options))  # type: ignore
-        self.table = cribbage.Driver(self.game, rng, unread=unread)
+        self.table = cribbage.Driver(self.game, rng, unread=unread, face_down=0.3)
 
     def hidden(self) -> set[Card]:
         truth, hand = self.table.truth, self.game.state.hand

@@ -5,7 +5,7 @@ anything, so a rejected event (IllegalEvent) leaves the engine equal to what it 
 through `Chips.move`; the total of balances, pot and carry never changes.
 
 Seats that cannot cover a play (no chips; below `min` with must_fold table stakes) sit the deal out, as a
-player who has lost his money leaves the table; the match is over when fewer than two can play.
+player who has lost his money leaves the table; the match is over when fewer than three can play (FB-R1).
 """
 from __future__ import annotations
 
@@ -100,32 +100,38 @@ class FerbliGame:
     # ----------------------------------------------------------------- deal start and end
 
     def _start_deal(self, dealer: int) -> list[Effect]:
+        """The cards are gathered; the seats able to play are dealt in, or the match is over (FB-R1)."""
         self.dealer = dealer
         order = self.playable()
-        if len(order) < 2:
-            return self._end_match()
         self.phase, self.order, self.live = Phase.MUS_DECISION, tuple(order), list(order)
         self.committed, self.level, self.mus = [0] * self.players, 0, 0
         self.book = CardBook.fresh(self.players)
         self.to_deal = [(seat, False) for seat in order] * 2  # FB-R12: one at a time, twice round
         self.round, self.actor, self.efterhand, self.demanded = None, None, None, False
         self.exposed, self.buyers, self.serving, self.shown, self.upcards = [], [], None, [], []
-        return []
+        return self._end_match() if len(order) < MIN_PLAYERS else []
 
     def _end_deal(self, how: str, winner: int | None) -> list[Effect]:
         self.phase, self.hand_winner, self.round, self.actor = Phase.HAND_OVER, winner, None, None
         effects: list[Effect] = [DealOver(how, winner)]
-        if len(self.playable()) < 2:
+        if len(self.playable()) < MIN_PLAYERS:
             effects += self._end_match()
         return effects
 
     def _end_match(self) -> list[Effect]:
+        """FB-R1: fewer than three seats can play. The last one wins; of two left, the one holding more."""
         seats = self.playable()
         self.phase, self.match_over = Phase.HAND_OVER, True
-        self.winner = seats[0] if len(seats) == 1 else None
-        return [MatchOver(self.winner)]
+        balances = [self.balance(seat) for seat in seats]
+        richest = [seat for seat in seats if self.balance(seat) == max(balances, default=0)]
+        self.winner = richest[0] if len(richest) == 1 else None
+        return [MatchOver(self.winner, tuple(seats) if len(seats) > 1 else None)]
 
     def _match_result(self) -> str:
+        left = self.playable()
+        if len(left) > 1:
+            return (f"only seats {left[0]} and {left[1]} can still play, Färbeln needs three; "
+                    + ("a tie" if self.winner is None else f"seat {self.winner} won, holding more"))
         return "no seat can cover a stake" if self.winner is None else f"seat {self.winner} won"
 
     def _next_dealer(self) -> int:
@@ -375,7 +381,10 @@ class FerbliGame:
         if up and not face_up:
             raise IllegalEvent(f"card to seat {seat} dealt face up where a face-down card is due: "
                                "declare a misdeal (FB-R40)")
-        return seat, optional_card(event)
+        card = optional_card(event)
+        if face_up and card is None:
+            raise IllegalEvent(_UNREAD_UPCARD.format(seat=seat))
+        return seat, card
 
     def _shorthand(self, event: Event) -> list[tuple[int, Card | None]]:
         """`hands`: exactly the cards due now, one list per seat, dealt in the order they are due."""
@@ -385,7 +394,11 @@ class FerbliGame:
             wanted = ", ".join(f"seat {seat}: {count}" for seat, count in due.items())
             raise IllegalEvent(f"'hands' must hold exactly the cards due now ({wanted})")
         remaining = [iter(hand) for hand in hands]
-        return [(seat, next(remaining[seat])) for seat, _ in self.to_deal]
+        cards = [(seat, next(remaining[seat])) for seat, _ in self.to_deal]
+        unread_up = next((seat for (seat, card), (_, up) in zip(cards, self.to_deal) if up and card is None), None)
+        if unread_up is not None:
+            raise IllegalEvent(_UNREAD_UPCARD.format(seat=unread_up))
+        return cards
 
     def _dealt(self) -> list[Effect]:
         """All cards due have arrived: move on from the deal round (FB-R12..R16, R24)."""
@@ -567,8 +580,9 @@ class FerbliGame:
         if not self.to_deal:
             return []
         seat, face_up = self.to_deal[0]
+        dealable = self.book.dealable(self.serving)
         return per_card({"type": "deal", "seat": seat, **({"up": True} if face_up else {})},
-                        [None, *self.book.dealable(self.serving)])
+                        dealable if face_up else [None, *dealable])
 
     def _mus_actions(self) -> list[Event]:
         seat = self.forehand
@@ -620,6 +634,9 @@ class FerbliGame:
         return {"type": "reveal", "seat": seat, "cards": [None if c is None else str(c) for c in self.book.hands[seat]]}
 
 
+_UNREAD_UPCARD = "the card to seat {seat} is dealt face up (FB-R24) and always seen: name it, not null"
+
+
 def _text(card: Card | None) -> str | None:
     return None if card is None else str(card)
 
@@ -664,7 +681,8 @@ def new_game(setup: GameSetup) -> FerbliGame:
     if setup.chips is None:
         raise SetupError("Färbeln is played for chips: the header needs 'chips', one balance per seat")
     game = FerbliGame(options, Chips(list(setup.chips)), setup.dealer)
-    if len(game.playable()) < 2:
-        raise SetupError(f"fewer than two seats hold the {options.reserve} chip(s) needed to play a deal")
+    if len(game.playable()) < MIN_PLAYERS:
+        raise SetupError(f"fewer than {MIN_PLAYERS} seats hold the {options.reserve} chip(s) needed to play a "
+                         f"deal (Färbeln is for {MIN_PLAYERS} to {MAX_PLAYERS} players)")
     game._start_deal(setup.dealer)
     return game
