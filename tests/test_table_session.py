@@ -270,3 +270,18 @@ def test_a_console_entry_with_a_field_the_game_does_not_know_is_refused_as_repla
     step = session.feed(ConsoleEvent({"type": "starter", "card": "9D", "face": "up"}))
     assert step.events[0]["ok"] is False and "face" in step.events[0]["error"] and step.hold is None
     assert len(session.history) == 3
+
+
+def test_a_crib_counted_is_shown_not_judged_but_a_card_face_up_in_the_crib_before_the_show_holds():
+    session = cribbage()
+    assert session.feed(CardPlaced("2C", "crib")).hold.reason == "misplaced"  # type: ignore[union-attr]
+    session.feed(CardRemoved("2C", "crib"))
+    for item in twenty_nine():
+        session.feed(item)
+    session.feed(FaceDownCount("crib", 0))
+    turned = [session.feed(CardPlaced(card, "crib")) for card in ("6D", "7D", "8D", "KC")]
+    assert accepted(turned[-1])[0] == {"type": "reveal", "seat": 0, "cards": ["6D", "7D", "8D", "KC"], "crib": True}
+    assert session.engine.hand_over
+    session.feed(CardRemoved("KC", "crib"))
+    again = session.feed(CardPlaced("KC", "crib"))  # laid again to show it: the crib is counted
+    assert (again.events, again.hold) == ([], None)

@@ -49,9 +49,11 @@ class CribbageMapper:
             return [{"type": "starter", "card": str(card)}]
         if seat is not None and self.game.phase is not Phase.SHOW:
             return [{"type": "play", "seat": seat, "card": str(card)}]
-        if seat is not None or zone == CRIB:
-            return self.due() if self.game.phase is Phase.SHOW else Unfit("a card face up in the crib before the show")
-        return []  # the deck and the centre make no cribbage event
+        if seat is not None or (zone == CRIB and self.game.phase is Phase.SHOW):
+            return self.due()
+        if zone == CRIB and self.game.phase is not Phase.HAND_OVER:
+            return Unfit("a card face up in the crib before the show")
+        return []  # a crib already counted, shown; the deck and the centre make no cribbage event
 
     def removed(self, card: Card, zone: str) -> list[Event]:
         return []  # cards leave the table at the end of a hand, or after a refusal: never an event
