@@ -1,0 +1,27 @@
+"""Serving the panel inside the service process: waitress, a production WSGI server, never Flask's own.
+
+Every open stream holds one waitress worker thread for as long as the page is open, so the pool is
+sized for the phones of a club evening plus the requests answered meanwhile (bench/panel_streams.py
+measures 200 streams). waitress's own default, 4 threads, answers nothing more once 4 pages are open.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from waitress.server import create_server
+
+STREAMS = 200  # phones that may follow the table at once
+SPARE_THREADS = 16  # for the page, the state, the console while every stream is open
+THREADS = STREAMS + SPARE_THREADS
+
+
+def make_server(app: Flask, host: str, port: int, *, threads: int = THREADS) -> Any:
+    """The server, bound and ready to `run()` (its `effective_port` is the port when 0 was asked)."""
+    return create_server(app, host=host, port=port, threads=threads, connection_limit=STREAMS + 2 * SPARE_THREADS,
+                         channel_timeout=120, ident="cardtable")
+
+
+def serve(app: Flask, host: str, port: int, *, threads: int = THREADS) -> None:
+    """Serve until the process stops (the service calls this on its panel thread)."""
+    make_server(app, host, port, threads=threads).run()
