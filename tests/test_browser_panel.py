@@ -12,15 +12,19 @@ from typing import Any
 import pytest
 
 from controller.service.hub import StateHub, TableStatus
+from controller.service.pin import hash_pin
 from panel_documents import CRIBBAGE, FEMKORT, FERBLI
 from panel_support import RecordingConsole
-from web_panel import create_app, make_server
+from web_panel import GameStart, create_app, make_server
+from web_panel.serving import shut_down
 from web_panel.settings import PanelSettings
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
 PHONE = {"width": 360, "height": 740}
+PIN = "2468"
+PIN_HASH = hash_pin(PIN)
 
 
 class Panel:
@@ -40,7 +44,7 @@ class Panel:
 
     def stop(self) -> None:
         self.hub.close()
-        self.server.close()
+        shut_down(self.server)
         self.thread.join(5)
 
 
@@ -124,3 +128,38 @@ def test_page_survives_a_service_restart(panel: Panel, page: Any, tmp_path: Path
         page.screenshot(path=str(tmp_path / "restarted.png"), full_page=True)
     finally:
         restarted.stop()
+
+
+def test_console_starts_a_game_resolves_a_hold_and_undoes(page: Any, tmp_path: Path) -> None:
+    hub = StateHub()
+    hold = {"reason": "unread card", "seat": 1, "zone": "seat-2", "possible": ["7D", "8D", "KC"]}
+    hub.publish(CRIBBAGE, {**CRIBBAGE, "hands": [{"known": ["KS"]}, {"known": []}]}, TableStatus(hold=hold))
+    port = RecordingConsole()
+    app = create_app(hub, port, settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
+    server = make_server(app, "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        page.on("dialog", lambda dialog: dialog.accept())  # the console asks before destructive actions
+        page.goto(f"http://127.0.0.1:{server.effective_port}/console")
+        page.fill("#pin", PIN)
+        page.click("#sign-in button")
+        page.wait_for_selector("#desk:not([hidden])")
+        assert [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")] == ["7D", "8D", "KC"]
+        assert page.locator("#hands [data-card=KS]").count() == 1
+        page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
+        page.click("[data-resolve='8D']")
+        page.wait_for_function("document.getElementById('answer').textContent === 'accepted'")
+        page.select_option("#start-game", "femkort")
+        page.fill("#start-players", "Ann, Bo, Cy")
+        page.click("#start button")
+        page.click("#undo")
+        deadline = time.monotonic() + 5
+        while len(port.calls) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert port.calls == [("resolve_hold", "8D"), ("start_game", GameStart("femkort", ("Ann", "Bo", "Cy"))),
+                              ("undo", None)]
+    finally:
+        hub.close()
+        shut_down(server)
+        thread.join(5)

@@ -22,6 +22,15 @@ def make_server(app: Flask, host: str, port: int, *, threads: int = THREADS) -> 
                          channel_timeout=120, ident="cardtable")
 
 
+def shut_down(server: Any, timeout: float = 5.0) -> None:
+    """Stop a server from `make_server` as a stopping service does (close the hub first, so open streams
+    end): its worker threads finish, then every connection closes, kept-alive ones too, so browsers
+    reconnect to whatever serves the port next (waitress's own close() shuts only the listening socket)."""
+    server.task_dispatcher.shutdown(timeout=timeout)
+    for channel in list(server._map.values()):  # the listener, the open connections and the wake-up pipe
+        channel.close()
+
+
 def serve(app: Flask, host: str, port: int, *, threads: int = THREADS) -> None:
     """Serve until the process stops (the service calls this on its panel thread)."""
     make_server(app, host, port, threads=threads).run()

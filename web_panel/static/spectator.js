@@ -2,6 +2,7 @@
 "use strict";
 
 (() => {
+  const RECONNECT_MS = 2000;
   const race = [];  // the scores after each change seen (cribbage's chart)
   let version = -1, source = null;
 
@@ -48,7 +49,12 @@
     source = new EventSource("/api/events");
     source.onopen = () => { version = -1; setLive("live"); };  // a restarted service counts from 0 again
     source.onmessage = (message) => show(JSON.parse(message.data));
-    source.onerror = () => setLive(source.readyState === EventSource.CLOSED ? "offline" : "connecting");
+    source.onerror = () => {
+      if (source.readyState !== EventSource.CLOSED) { setLive("connecting"); return; }
+      // the browser gives up on a stream that answered with an error (a service shutting down): try again
+      setLive("offline");
+      setTimeout(() => resync().then(connect), RECONNECT_MS);
+    };
   }
 
   document.addEventListener("visibilitychange", () => {
