@@ -11,7 +11,7 @@ import pytest
 
 from controller.cli import main
 from controller.journal import Journal
-from journal_support import journal_game
+from journal_support import journal_game, written
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +83,6 @@ def test_export_refuses_to_overwrite_without_force(
     assert out_path.read_text() == "keep me\n"
     assert run(capsys, "export", "--force", "--journal", str(journal_path), str(out_path))[0] == 0
     assert out_path.read_text().startswith('{"format": "cardtable-history/1"')
-
-
-def written(folder: Path) -> list[Path]:
-    """The files in `folder`, less the WAL index and log a SQLite reader may leave beside a journal."""
-    return sorted(p for p in folder.rglob("*") if not p.name.endswith(("-wal", "-shm")))
 
 
 def foreign(path: Path) -> None:
