@@ -16,6 +16,7 @@ from controller.service.pin import hash_pin
 from panel_documents import CRIBBAGE, FEMKORT, FERBLI
 from panel_support import RecordingConsole
 from web_panel import GameStart, create_app, make_server
+from web_panel.review import hand_review
 from web_panel.serving import shut_down
 from web_panel.settings import PanelSettings
 
@@ -86,6 +87,18 @@ def test_each_game_renders_at_phone_width(panel: Panel, page: Any, tmp_path: Pat
     assert page.inner_text("#count") == "15"
     _no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / "cribbage.png"), full_page=True)
+
+    events = [{"type": "deal", "hands": [["5H", "5S", "5C", "JD", "2C", "9S"], ["AH", "2H", "3D", "KC", "QC", "8D"]]},
+              {"type": "discard", "seat": 0, "cards": ["5H", "5S"]}, {"type": "discard", "seat": 1, "cards": ["KC", "QC"]},
+              {"type": "starter", "card": "4H"}, {"type": "claim", "seat": 1, "points": 5}]
+    over = {**CRIBBAGE, "hand_over": True, "review": hand_review(events, 2, dealer=1, muggins=True)}
+    panel.hub.publish(over, over, TableStatus())
+    page.wait_for_selector("#review")
+    said = page.inner_text("#review")
+    assert "Ann threw 5\u2665 5\u2660" in said and "of 15; best was to throw 2\u2663 9\u2660" in said
+    assert "Bo: claimed 5 of 8, missed 3" in said
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / "cribbage-review.png"), full_page=True)
 
     panel.hub.publish(FEMKORT, FEMKORT, TableStatus(camera="online", hold={"reason": "unread card", "seat": 1}))
     page.wait_for_selector("[data-game=femkort]")

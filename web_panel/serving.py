@@ -14,12 +14,16 @@ from waitress.server import create_server
 STREAMS = 200  # phones that may follow the table at once
 SPARE_THREADS = 16  # for the page, the state, the console while every stream is open
 THREADS = STREAMS + SPARE_THREADS
+# A phone holds its stream plus a kept-alive connection or two, which cost a socket but no thread.
+CONNECTIONS = 5 * STREAMS
+IDLE_TIMEOUT = 60  # seconds before a connection that sent and received nothing is closed (streams send keep-alives)
 
 
 def make_server(app: Flask, host: str, port: int, *, threads: int = THREADS) -> Any:
     """The server, bound and ready to `run()` (its `effective_port` is the port when 0 was asked)."""
-    return create_server(app, host=host, port=port, threads=threads, connection_limit=STREAMS + 2 * SPARE_THREADS,
-                         channel_timeout=120, ident="cardtable")
+    return create_server(app, host=host, port=port, threads=threads, connection_limit=CONNECTIONS,
+                         channel_timeout=IDLE_TIMEOUT, asyncore_use_poll=True,  # select() stops at 1024 sockets
+                         ident="cardtable")
 
 
 def shut_down(server: Any, timeout: float = 5.0) -> None:

@@ -75,6 +75,19 @@ const Render = (() => {
     return svg + "</svg>";
   }
 
+  function review(t) {
+    // after the hand: each discard against the best keep, and what a muggins claim missed
+    const r = t.review;
+    const throws = r.discards.map((d) => {
+      if (!d.reviewed) return `<li>${esc(name(t, d.seat))}: ${esc(d.why)}</li>`;
+      const verdict = d.rank === 1 ? "the best keep" :
+        `keep #${esc(d.rank)} of 15; best was to throw ${cards(d.best.discard)} (${esc(d.best.net.toFixed(2))}), ${esc(d.cost.toFixed(2))} points better`;
+      return `<li>${esc(name(t, d.seat))} threw ${cards(d.discard)}: ${esc(d.net.toFixed(2))} expected, ${verdict}</li>`;
+    });
+    const missed = r.missed.map((m) => `<li>${esc(name(t, m.seat))}${m.crib ? "'s crib" : ""}: claimed ${esc(m.claimed)} of ${esc(m.total)}, missed ${esc(m.missed)}</li>`);
+    return `<h2>After the hand</h2><ul id="review">${throws.join("")}${missed.join("")}</ul>`;
+  }
+
   function cribbage(t, race) {
     let html = `<h2>Cribbage to ${esc(t.target)}</h2>`;
     html += `<table>${t.scores.map((s, side) => `<tr><th>${esc(name(t, side))}${side === t.dealer ? " (deals)" : ""}</th><td data-score="${side}">${esc(s)}</td></tr>`).join("")}</table>`;
@@ -87,6 +100,7 @@ const Render = (() => {
       const whose = last.crib ? `${name(t, last.seat)}'s crib` : name(t, last.seat);
       html += `<p id="show">${esc(whose)}: ${cards(last.cards)} <br>&ldquo;${esc(showWords(last))}&rdquo; (${esc(last.total)})</p>`;
     }
+    if (t.review) html += review(t);
     return html;
   }
 
