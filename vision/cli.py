@@ -1,4 +1,4 @@
-"""`cardtable vision ...`: detect, eval, capture, calibrate, enroll, watch."""
+"""`cardtable vision ...`: detect, eval, capture, calibrate, enroll, deckcheck, watch."""
 from __future__ import annotations
 
 import argparse
@@ -12,6 +12,7 @@ import cv2
 
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
+from vision.deck_check import check_deck
 from vision.detect import Detection, Detector
 from vision.enroll import enroll, read_back
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
@@ -155,6 +156,16 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_deckcheck(args: argparse.Namespace) -> int:
+    """Exit 0 when every card of the deck was read once and none twice, 1 otherwise (what failed printed)."""
+    cal = _calibration(args)
+    detector = Detector(_recognizer(args, cal), cal)
+    result = check_deck((c.card for path in args.images for c in detector.detect(load_image(path)).cards),
+                        deck_named(args.deck))
+    print(json.dumps(result.to_json()) if args.json else result.summary())
+    return 0 if result.passed else 1
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     # the scripted synthetic game knows its own calibration
     synthetic = args.source.partition(":")[0] == "synthetic"
@@ -242,6 +253,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--deck", choices=sorted(DECKS), default="52",
                    help="the deck the photos show: 52 (A..K) or 32 (7..A); its cards without a photo are listed")
     p.set_defaults(func=_guard(cmd_enroll))
+
+    p = sub.add_parser("deckcheck", help="a test deal: is every card of the deck read once, none twice?",
+                       description="Read the whole deck spread face up (in one photo or several, each card in "
+                                   "one of them): every card of the deck in play must be read once and none twice. "
+                                   "Prints what failed; exit code 1 when it failed.")
+    p.add_argument("images", nargs="+", help="photos of the spread deck")
+    common(p)
+    p.set_defaults(func=_guard(cmd_deckcheck))
 
     p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",
                        description="Read frames, track the table, print each observation and camera status "
