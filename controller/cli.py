@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.cribbage_stats",
     "controller.commands.firmware",
     "controller.commands.demo",
+    "controller.commands.config",
 )
 
 

@@ -12,7 +12,8 @@ import pytest
 from vision.calibration import Calibration
 from vision.detect import Detector
 from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
-from vision.tracking import FaceDownCount, Observation, TableTracker
+from vision.observations import FaceDownCount, TableChange
+from vision.tracking import TableTracker
 
 STYLE = SceneStyle(size=(640, 360), card_width=60)  # small frames keep the file to a few seconds
 W, H = STYLE.size
@@ -57,7 +58,7 @@ def with_hand(image: np.ndarray, x: float, y: float) -> np.ndarray:
 
 
 def face_down(tracker: TableTracker, frames: Iterable[np.ndarray]) -> list[str]:
-    obs: list[Observation] = [o for f in frames for o in tracker.process(f)]
+    obs: list[TableChange] = [o for f in frames for o in tracker.process(f)]
     return [str(o) for o in obs if isinstance(o, FaceDownCount)]
 
 
@@ -102,14 +103,14 @@ def test_fanned_hand_laid_in_a_seat(detector: Detector, cal: Calibration, empty:
     tracker = tracker_for(detector, cal)
     scene = render([back(290 + 14 * k, 300, -24 + 12 * k) for k in range(5)], STYLE, seed=5)[0]
     frames = still(empty, 2, 0) + [with_hand(scene, 330, 290)] + still(scene, 5, 1)
-    assert face_down(tracker, frames) == ["5 face-down cards in seat-1-play"]
+    assert face_down(tracker, frames) == ["5 face-down cards in seat-1"]
 
 
 def test_a_card_taken_from_a_spread_is_no_arrival(detector: Detector, cal: Calibration, empty: np.ndarray) -> None:
     tracker = tracker_for(detector, cal)
     spread = [back(230 + 22 * k, 300, -2 + 2 * k) for k in range(3)]
     three, two = (render(cards, STYLE, seed=6)[0] for cards in (spread, spread[1:]))
-    assert face_down(tracker, still(empty, 2, 0) + still(three, 4, 1)) == ["3 face-down cards in seat-1-play"]
+    assert face_down(tracker, still(empty, 2, 0) + still(three, 4, 1)) == ["3 face-down cards in seat-1"]
     # the pixels in the footprint change, as for an arrival, but part of the footprint is bare table now
     frames = [with_hand(three, 230, 300)] + still(two, 4, 2)
-    assert face_down(tracker, frames) == ["2 face-down cards in seat-1-play"]
+    assert face_down(tracker, frames) == ["2 face-down cards in seat-1"]

@@ -10,10 +10,10 @@ from vision.covered import CoveredCards
 from vision.detect import Detection, Detector, FaceDownGroup
 from vision.readings import UNKNOWN, CardReading
 from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
-from vision.tracking import (CardPlaced, CardRemoved, ChangeDetector, DuplicateCard, FaceDownCount, FaceDownPiles,
-                             TableTracker, UnknownCards, Voter, diff_states, zone_state)
+from vision.observations import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
+from vision.tracking import ChangeDetector, FaceDownPiles, TableTracker, Voter, diff_states, zone_state
 
-ZONES = {"seat-1-play": [[0, 0], [100, 0], [100, 100], [0, 100]],
+ZONES = {"seat-1": [[0, 0], [100, 0], [100, 100], [0, 100]],
          "crib": [[200, 0], [300, 0], [300, 100], [200, 100]]}
 
 
@@ -23,7 +23,7 @@ def card_at(name: str, x: float, y: float) -> CardReading:
 
 def test_voter_needs_k_of_n() -> None:
     voter = Voter(k=3, n=5)
-    seen = {"seat-1-play": Counter({"QS": 1})}
+    seen = {"seat-1": Counter({"QS": 1})}
     assert voter.vote(seen) == {}
     assert voter.vote({}) == {}
     assert voter.vote(seen) == {}
@@ -38,18 +38,17 @@ def test_zone_state_and_duplicates() -> None:
     det = Detection([card_at("QS", 50, 50), card_at("QS", 250, 50), card_at(UNKNOWN, 50, 60)],
                     [FaceDownGroup(4, [[210, 10], [290, 10], [290, 90], [210, 90]])])
     state, dups = zone_state(det, ZONES)
-    assert state == {"seat-1-play": Counter({"QS": 1, "#unknown": 1}), "crib": Counter({"QS": 1, "#down": 4})}
-    assert dups == [DuplicateCard("QS", ("crib", "seat-1-play"))]
+    assert state == {"seat-1": Counter({"QS": 1, "#unknown": 1}), "crib": Counter({"QS": 1, "#down": 4})}
+    assert dups == [DuplicateCard("QS", ("crib", "seat-1"))]
     assert str(dups[0]).startswith("QS seen twice")
 
 
 def test_diff_states_words() -> None:
-    old = {"seat-1-play": Counter({"QS": 1})}
-    new = {"seat-1-play": Counter({"5H": 1}), "crib": Counter({"#down": 4})}
+    old = {"seat-1": Counter({"QS": 1})}
+    new = {"seat-1": Counter({"5H": 1}), "crib": Counter({"#down": 4})}
     obs = diff_states(old, new)
-    assert [str(o) for o in obs] == ["4 face-down cards in crib", "5H placed in seat-1-play",
-                                     "QS removed from seat-1-play"]
-    assert CardRemoved("QS", "seat-1-play") in obs and FaceDownCount("crib", 4) in obs
+    assert [str(o) for o in obs] == ["4 face-down cards in crib", "QS removed from seat-1", "5H placed in seat-1"]
+    assert CardRemoved("QS", "seat-1") in obs and FaceDownCount("crib", 4) in obs
 
 
 def test_change_detector_ignores_noise_sees_a_card() -> None:
@@ -79,7 +78,7 @@ def test_tracker_settles_votes_and_idles() -> None:
     out = [tracker.process(frames["empty"]) for _ in range(6)]
     assert all(o == [] for o in out) and len(calls) == 3  # n reads after settling, then idle
     out = [tracker.process(frames["played"]) for _ in range(6)]
-    assert [o for o in out if o] == [[CardPlaced("QS", "seat-1-play")]]  # emitted once, after its 3 reads
+    assert [o for o in out if o] == [[CardPlaced("QS", "seat-1")]]  # emitted once, after its 3 reads
     assert len(calls) == 6
 
 
@@ -95,7 +94,7 @@ def test_one_report_per_settled_scene() -> None:
     tracker = TableTracker(lambda frame: next(reads), ZONES, k=2, n=5, settle_frames=1)
     reports = [o for o in (tracker.process(frame) for frame in [empty] * 6 + [played] * 6) if o]
     # (reading by reading, the old sliding vote placed QS at its 2nd read and reported 1 unreadable at the 4th)
-    assert reports == [[CardPlaced("QS", "seat-1-play")]]
+    assert reports == [[CardPlaced("QS", "seat-1")]]
 
 
 def test_face_down_piles_count_arrivals() -> None:
@@ -122,13 +121,13 @@ def test_face_down_piles_count_arrivals() -> None:
 
 def test_unknown_cards_are_the_cards_beyond_those_read_by_name() -> None:
     voter = Voter(k=2, n=3)
-    z = "seat-1-play"
+    z = "seat-1"
     states = [{z: Counter({"QS": 1, "#unknown": 1})}, {z: Counter({"#unknown": 2})},
               {z: Counter({"QS": 1, "#unknown": 1})}]
     for state in states:
         voted = voter.vote(state)
     assert voted == {z: Counter({"QS": 1, "#unknown": 1})}  # two cards: QS and one never read
-    assert diff_states({}, voted) == [UnknownCards(z, 1), CardPlaced("QS", z)]
+    assert diff_states({}, voted) == [CardPlaced("QS", z), CardPlaced("unknown", z), UnknownCards(z, 1)]
     face_down_only = Voter(k=1, n=1).vote({"crib": Counter({"#down": 4})})
     assert face_down_only == {"crib": Counter({"#down": 4})}  # face-down cards are not unknown face-up ones
 
@@ -152,14 +151,14 @@ def test_a_card_hidden_under_later_ones_stays_until_its_place_is_bare() -> None:
 def test_an_unreadable_card_where_a_hidden_card_lies_is_that_card() -> None:
     covered = np.full((120, 320), 255, np.uint8)  # cards everywhere
     cards = CoveredCards()
-    old = {"seat-1-play": Counter({"QS": 1})}
-    cards.keep({}, old, covered, [("seat-1-play", card_at("QS", 50, 50))])
-    now = {"seat-1-play": Counter({"#unknown": 2, "7D": 1})}
-    placed = [("seat-1-play", card_at(UNKNOWN, 90, 90)), ("seat-1-play", card_at(UNKNOWN, 52, 48)),
-              ("seat-1-play", card_at("7D", 60, 60))]  # the second unreadable card lies where the QS was
-    assert cards.keep(old, now, covered, placed) == {"seat-1-play": Counter({"QS": 1, "7D": 1, "#unknown": 1})}
+    old = {"seat-1": Counter({"QS": 1})}
+    cards.keep({}, old, covered, [("seat-1", card_at("QS", 50, 50))])
+    now = {"seat-1": Counter({"#unknown": 2, "7D": 1})}
+    placed = [("seat-1", card_at(UNKNOWN, 90, 90)), ("seat-1", card_at(UNKNOWN, 52, 48)),
+              ("seat-1", card_at("7D", 60, 60))]  # the second unreadable card lies where the QS was
+    assert cards.keep(old, now, covered, placed) == {"seat-1": Counter({"QS": 1, "7D": 1, "#unknown": 1})}
     assert cards.keep(old, now, None, placed) == now  # no calibrated table: nothing to tell hidden from gone
     for mask, kept in ((covered, old), (np.zeros_like(covered), {})):  # hidden, or its place bare: taken away
         remembered = CoveredCards()
-        remembered.keep({}, old, mask, [("seat-1-play", card_at("QS", 50, 50))])
+        remembered.keep({}, old, mask, [("seat-1", card_at("QS", 50, 50))])
         assert remembered.keep(old, {}, mask, []) == kept

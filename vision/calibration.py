@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.index_pairs import CARD_W_L
+from vision.observations import ZONES, seat_zone
 
 Polygon = list[list[float]]
 # Cards narrower than this (px) are read less, and below ~80 px named wrong more often. The 32 deck
@@ -82,6 +83,9 @@ class Calibration:
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
         if cal.card_width_px <= 0 or cal.card_height_px <= 0:
             raise ValueError(f"bad calibration file {path}: card size must be positive")
+        unknown = [name for name in cal.zones if name not in ZONES]
+        if unknown:
+            raise ValueError(f"bad calibration file {path}: unknown zone {unknown[0]!r} (zones: {', '.join(ZONES)})")
         return cal
 
 
@@ -125,9 +129,9 @@ def default_zones(size: tuple[int, int], seats: int = 4) -> dict[str, Polygon]:
 
     edges = [box(0.25, 0.70, 0.75, 1.0), box(0.0, 0.25, 0.22, 0.75), box(0.25, 0.0, 0.75, 0.30),
              box(0.78, 0.25, 1.0, 0.75)]
-    zones = {f"seat-{i + 1}-play": edges[i] for i in range(min(seats, 4))}
+    zones = {seat_zone(i): edges[i] for i in range(min(seats, 4))}
     zones.update({"crib": box(0.30, 0.35, 0.48, 0.65), "starter": box(0.52, 0.35, 0.62, 0.65),
-                  "trick": box(0.62, 0.35, 0.76, 0.65), "shoe": box(0.0, 0.0, 0.2, 0.22)})
+                  "centre": box(0.62, 0.35, 0.76, 0.65), "deck": box(0.0, 0.0, 0.2, 0.22)})
     return zones
 
 

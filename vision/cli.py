@@ -22,7 +22,8 @@ from vision.recognize import Recognizer
 from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
-from vision.watch import SYNTHETIC_STYLE, Watcher, event_json, open_source, stop_on_signals
+from vision.observations import observation_to_json
+from vision.watch import SYNTHETIC_STYLE, Watcher, open_source, stop_on_signals
 
 
 def progress_bar(label: str) -> Any:
@@ -178,8 +179,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
                       check=detector.check)
     try:
         with stop_on_signals(watcher):
-            for t, event in watcher:
-                print(json.dumps(event_json(t, event)), flush=True)
+            for t, obs in watcher:
+                print(json.dumps(observation_to_json(t, obs)), flush=True)
     except KeyboardInterrupt:  # a second Ctrl-C while a camera read hangs; the source is closed anyway
         pass
     except BrokenPipeError:  # the reader went away (`| head`): stop quietly, without the exit-time flush error

@@ -13,59 +13,9 @@ import numpy as np
 
 from vision.covered import CoveredCards
 from vision.detect import Detection, FaceDownGroup
+from vision.observations import (OFF_ZONE, UNKNOWN_CARD, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount,
+                                 TableChange, UnknownCards)
 from vision.readings import UNKNOWN, CardReading
-
-OFF_ZONE = "table"
-
-
-@dataclass(frozen=True)
-class CardPlaced:
-    card: str
-    zone: str
-
-    def __str__(self) -> str:
-        return f"{self.card} placed in {self.zone}"
-
-
-@dataclass(frozen=True)
-class CardRemoved:
-    card: str
-    zone: str
-
-    def __str__(self) -> str:
-        return f"{self.card} removed from {self.zone}"
-
-
-@dataclass(frozen=True)
-class FaceDownCount:
-    zone: str
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.count} face-down cards in {self.zone}"
-
-
-@dataclass(frozen=True)
-class UnknownCards:
-    zone: str
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.count} unreadable cards in {self.zone}"
-
-
-@dataclass(frozen=True)
-class DuplicateCard:
-    """The same card seen twice at once: a misread or a second deck on the table."""
-    card: str
-    zones: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"{self.card} seen twice ({', '.join(self.zones)}): misread or second deck"
-
-
-Observation = CardPlaced | CardRemoved | FaceDownCount | UnknownCards | DuplicateCard
-
 
 class ChangeDetector:
     """Compares a small thumbnail with the previous one: an unchanged frame costs ~0.2 ms.
@@ -244,21 +194,20 @@ class Voter:
         return ranked[self.k - 1] if len(ranked) >= self.k else 0
 
 
-def diff_states(old: ZoneState, new: ZoneState) -> list[Observation]:
-    obs: list[Observation] = []
+def diff_states(old: ZoneState, new: ZoneState) -> list[TableChange]:
+    """Per zone: the cards that left it, those that came (an unreadable one as "unknown": the session must
+    hear that a card was laid even when it cannot be named), then its changed face-down and unreadable
+    counts."""
+    obs: list[TableChange] = []
     for zone in sorted(set(old) | set(new)):
         a, b = old.get(zone, Counter()), new.get(zone, Counter())
-        for key in sorted(set(a) | set(b)):
-            if a[key] == b[key]:
-                continue
-            if key == "#down":
-                obs.append(FaceDownCount(zone, b[key]))
-            elif key == "#unknown":
-                obs.append(UnknownCards(zone, b[key]))
-            elif b[key] > a[key]:
-                obs.extend(CardPlaced(key, zone) for _ in range(b[key] - a[key]))
-            else:
-                obs.extend(CardRemoved(key, zone) for _ in range(a[key] - b[key]))
+        cards = sorted((UNKNOWN_CARD if key == "#unknown" else key, key) for key in set(a) | set(b) if key != "#down")
+        obs.extend(CardRemoved(card, zone) for card, key in cards for _ in range(a[key] - b[key]))
+        obs.extend(CardPlaced(card, zone) for card, key in cards for _ in range(b[key] - a[key]))
+        if a["#down"] != b["#down"]:
+            obs.append(FaceDownCount(zone, b["#down"]))
+        if a["#unknown"] != b["#unknown"]:
+            obs.append(UnknownCards(zone, b["#unknown"]))
     return obs
 
 
@@ -284,7 +233,7 @@ class TableTracker:
         self._flagged: set[DuplicateCard] = set()
         self.recognitions = 0
 
-    def process(self, frame: np.ndarray) -> list[Observation]:
+    def process(self, frame: np.ndarray) -> list[TableChange]:
         if self.change.changed(frame):
             self._still = 0
             self._reads_left = self.voter.n
@@ -303,7 +252,7 @@ class TableTracker:
             if count:
                 current.setdefault(zone, Counter())["#down"] = count
         voted = self.voter.vote(current)
-        new_dups: list[Observation] = [d for d in dups if d not in self._flagged]  # once per settled scene
+        new_dups: list[TableChange] = [d for d in dups if d not in self._flagged]  # once per settled scene
         self._flagged.update(dups)
         if self._reads_left:
             return new_dups

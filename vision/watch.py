@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,33 +19,14 @@ import numpy as np
 from vision.sources import (Frame, FrameSource, ImageFolderSource, Picamera2Source, VideoCaptureSource,
                             check_frame)
 from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, card_names
-from vision.tracking import (CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, Observation, TableTracker,
-                             UnknownCards)
+from vision.observations import CameraStatus, Observation
+from vision.tracking import TableTracker
 
 # The scripted game's look: smaller than a real 1280x720 camera, since the source adds fresh sensor noise
 # to every frame (the main cost of a synthetic frame), with cards large enough to read well.
 SYNTHETIC_STYLE = SceneStyle(size=(960, 540), card_width=100)
 # Frames per scripted scene: settling (2) plus up to 6 reads, so any k <= 6 of the vote is reached.
 SYNTHETIC_HOLD = 8
-
-
-@dataclass(frozen=True)
-class CameraStatus:
-    status: str  # "online", "offline", or "bad_frame" (a corrupt frame or file, skipped)
-    detail: str | None = None
-
-    def __str__(self) -> str:
-        return f"camera {self.status}" + (f": {self.detail}" if self.detail else "")
-
-
-Event = Observation | CameraStatus
-
-_TYPES: dict[type, str] = {CardPlaced: "placed", CardRemoved: "removed", FaceDownCount: "face_down",
-                           UnknownCards: "unknown", DuplicateCard: "duplicate", CameraStatus: "camera"}
-
-
-def event_json(t: float, event: Event) -> dict[str, Any]:
-    return {"t": round(t, 3), "type": _TYPES[type(event)], **asdict(event), "text": str(event)}
 
 
 def synthetic_game(seed: int = 0, style: SceneStyle = SYNTHETIC_STYLE) -> list[list[PlacedCard]]:
@@ -134,7 +114,7 @@ class Watcher:
         """End the loop at its next step (safe from a signal handler or another thread)."""
         self._stop.set()
 
-    def __iter__(self) -> Iterator[tuple[float, Event]]:
+    def __iter__(self) -> Iterator[tuple[float, Observation]]:
         status: str | None = None
         last_error = getattr(self.source, "last_error", None)
         bad_run = False

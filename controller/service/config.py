@@ -1,0 +1,319 @@
+"""The service's configuration: one TOML file (`/etc/cardtable/config.toml` unless `--config PATH`).
+
+Every section is a frozen dataclass whose type hints are the schema: `load_config` refuses an unknown
+section or key, a value of the wrong type and a file that does not exist with a `ConfigError` naming the
+key (`camera.calibration: no such file: /var/lib/cardtable/cal.json`), and builds nothing until the whole
+file is good. Relative paths are relative to the config file's folder. TOML has no null, so an optional
+setting is one that is left out. The GPIO pins are `controller.hardware.config.HardwareConfig`, under
+`[hardware]`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.hardware.config import HardwareConfig
+from controller.pegboard.link import DEFAULT_PORT
+
+DEFAULT_PATH = Path("/etc/cardtable/config.toml")
+GAMES = ("cribbage", "femkort", "ferbli")
+DECKS = ("52", "32")
+SYNTHETIC = "synthetic"  # the source synthetic[:SEED]
+
+
+class ConfigError(ValueError):
+    """A bad configuration; `key` is the dotted key at fault ("camera.size"), or "" for the whole file."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key = key
+
+
+def _must_exist() -> Any:
+    """Metadata for a Path setting that names a file which must exist."""
+    return {"file": True}
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "picamera2"  # picamera2, a V4L2 index or /dev/videoN, a video file, a folder, synthetic[:SEED]
+    size: tuple[int, int] | None = (1280, 720)
+    calibration: Path | None = field(default=None, metadata=_must_exist())
+    enrolment: Path | None = field(default=None, metadata=_must_exist())  # an enrolled deck (.npz)
+    deck: str = "52"
+    fps: float = 15.0
+
+    def __post_init__(self) -> None:
+        if self.deck not in DECKS:
+            raise ValueError(f"deck: must be one of {', '.join(DECKS)}, not {self.deck!r}")
+        if self.fps <= 0:
+            raise ValueError(f"fps: must be positive, not {self.fps}")
+        if self.size is not None and min(self.size) <= 0:
+            raise ValueError(f"size: width and height must be positive, not {list(self.size)}")
+
+    @property
+    def synthetic(self) -> bool:
+        """The scripted scene: it brings its own calibration."""
+        return self.source.partition(":")[0] == SYNTHETIC
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """The optional deal reader: a second small camera at the dealer's place."""
+
+    source: str | None = None
+    size: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class PegBoardConfig:
+    enabled: bool = True  # false for a table that never plays cribbage
+    port: str = DEFAULT_PORT
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    host: str = "0.0.0.0"
+    port: int = 8000
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.port <= 65535:
+            raise ValueError(f"port: must be 1..65535, not {self.port}")
+
+
+@dataclass(frozen=True)
+class ConsoleConfig:
+    pin_hash: str = ""  # set with `cardtable console-pin`; empty: the console is locked
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """The game a table starts with (the console may start another)."""
+
+    name: str = "cribbage"
+    players: tuple[str, ...] = ("Ann", "Bo")
+    dealer: int = 0
+    deal: str = "closed"  # "open" when a deal reader reads every dealt card
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.name not in GAMES:
+            raise ValueError(f"name: must be one of {', '.join(GAMES)}, not {self.name!r}")
+        if not self.players:
+            raise ValueError("players: at least one name")
+        if not 0 <= self.dealer < len(self.players):
+            raise ValueError(f"dealer: must be a seat 0..{len(self.players) - 1}, not {self.dealer}")
+        if self.deal not in ("closed", "open"):
+            raise ValueError(f"deal: must be closed or open, not {self.deal!r}")
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    state_directory: Path = Path("/var/lib/cardtable")  # the journal and table logs (systemd StateDirectory=)
+    camera: CameraConfig = CameraConfig()
+    reader: ReaderConfig = ReaderConfig()
+    pegboard: PegBoardConfig = PegBoardConfig()
+    hardware: HardwareConfig = HardwareConfig()
+    panel: PanelConfig = PanelConfig()
+    console: ConsoleConfig = ConsoleConfig()
+    game: GameConfig = GameConfig()
+
+    def __post_init__(self) -> None:
+        if self.game.deal == "open" and self.reader.source is None:
+            raise ConfigError("game.deal", "an open deal needs a deal reader: set reader.source")
+
+
+
+def load_config(path: Path) -> ServiceConfig:
+    """Read and check a config file; ConfigError naming the key (or the file) for anything wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_config(text, path.parent)
+
+
+def parse_config(text: str, base: Path) -> ServiceConfig:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("", f"not valid TOML: {exc}") from None
+    hints = typing.get_type_hints(ServiceConfig)
+    sections = {name: hint for name, hint in hints.items() if isinstance(hint, type) and dataclasses.is_dataclass(hint)}
+    unknown = sorted(set(data) - set(hints))
+    if unknown:
+        raise ConfigError(unknown[0], f"unknown setting or section (known: {', '.join(hints)})")
+    values: dict[str, Any] = {}
+    for name, hint in hints.items():
+        if name not in data:
+            continue
+        if name in sections:
+            values[name] = _section(name, data[name], sections[name], base)
+        else:
+            values[name] = _convert(name, data[name], hint, base, {})
+    config = ServiceConfig(**values)
+    if config.camera.calibration is None and not config.camera.synthetic:
+        raise ConfigError("camera.calibration", "required for a camera (make one with `cardtable vision calibrate`)")
+    return config
+
+
+def _section(name: str, data: Any, cls: type, base: Path) -> Any:
+    if not isinstance(data, dict):
+        raise ConfigError(name, f"must be a [{name}] table, not {data!r}")
+    if cls is HardwareConfig:
+        return _hardware(data)
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ConfigError(f"{name}.{unknown[0]}", f"unknown setting (known: {', '.join(fields)})")
+    values = {key: _convert(f"{name}.{key}", value, hints[key], base, fields[key].metadata)
+              for key, value in data.items()}
+    try:
+        return cls(**values)
+    except ValueError as exc:  # __post_init__ says "key: why"
+        key, _, why = str(exc).partition(": ")
+        raise ConfigError(f"{name}.{key}", why) from None
+
+
+def _hardware(data: dict[str, Any]) -> HardwareConfig:
+    """The pins: types checked here (TOML true is no pin number), the rest by HardwareConfig itself."""
+    hints = typing.get_type_hints(HardwareConfig)
+    for key, value in data.items():
+        if key in hints and key != "seats":
+            _convert(f"hardware.{key}", value, hints[key], Path(), {})
+    try:
+        return HardwareConfig.from_mapping(data)
+    except ValueError as exc:
+        unknown = sorted(set(data) - set(hints))
+        raise ConfigError(f"hardware.{unknown[0]}" if unknown else "hardware", str(exc)) from None
+
+
+def _convert(key: str, value: Any, hint: Any, base: Path, metadata: typing.Mapping[str, Any]) -> Any:
+    """`value` as the type `hint` asks for, or a ConfigError naming `key` and what was expected."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):  # X | None: None is "left out"
+        (hint,) = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(key, f"expected true or false, got {value!r}")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ConfigError(key, f"expected a whole number, got {value!r}")
+    if hint is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(key, f"expected a number, got {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise ConfigError(key, f"expected a string, got {value!r}")
+    if hint is Path:
+        if not isinstance(value, str) or not value:
+            raise ConfigError(key, f"expected a path, got {value!r}")
+        path = base / Path(value).expanduser()
+        if metadata.get("file") and not path.is_file():
+            raise ConfigError(key, f"no such file: {path}")
+        return path
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return _sequence(key, value, args)
+    if origin is dict:
+        if isinstance(value, dict):
+            return dict(value)
+        raise ConfigError(key, f"expected a table, got {value!r}")
+    raise TypeError(f"{key}: no conversion for {hint}")  # a setting typed with a hint this loader lacks
+
+
+def _sequence(key: str, value: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    variadic = len(args) == 2 and args[1] is Ellipsis
+    item_names = {int: "whole numbers", str: "strings"}
+    wanted = f"a list of {'' if variadic else f'{len(args)} '}{item_names[args[0]]}"
+    if not isinstance(value, list) or (not variadic and len(value) != len(args)):
+        raise ConfigError(key, f"expected {wanted}, got {value!r}")
+    kinds = args[:1] * len(value) if variadic else args
+    try:
+        return tuple(_convert(key, item, kind, Path(), {}) for item, kind in zip(value, kinds))
+    except ConfigError:
+        raise ConfigError(key, f"expected {wanted}, got {value!r}") from None
+
+
+# What `cardtable config init` writes: every setting at its default, commented.
+DEFAULT_TEXT = f"""\
+# cardtable service configuration (TOML). Check it with: cardtable config check {DEFAULT_PATH}
+# Relative paths are relative to this file's folder. An optional setting is one left out (commented).
+
+# The journal and table logs (systemd creates it: StateDirectory=cardtable).
+state_directory = "/var/lib/cardtable"
+
+[camera]
+# picamera2 (the Pi's CSI camera), a V4L2 index (0) or /dev/videoN (USB), a video file, a folder of
+# images, or synthetic[:SEED] (a scripted scene, for trying the service without a camera).
+source = "picamera2"
+size = [1280, 720]                 # ask the camera for this size; calibrate at the same size
+calibration = "calibration.json"   # cardtable vision calibrate --empty ... --card ... --out calibration.json
+# enrolment = "enrolled.npz"       # this table's deck: cardtable vision enroll PHOTOS --out enrolled.npz
+deck = "52"                        # the deck in play: 52 (A..K), or 32 (7..A, Färbeln)
+fps = 15.0                         # frames read per second at most
+
+[reader]
+# The optional deal reader, a second small camera at the dealer's place (needed for game.deal = "open").
+# source = "/dev/video2"
+# size = [640, 480]
+
+[pegboard]
+enabled = true                     # false for a table without the LED peg board
+port = "{DEFAULT_PORT}"   # the udev rule's link to the RP2040
+
+[hardware]
+# BCM pin numbers: per seat [go, confirm]; buttons connect the pin to ground.
+seats = [[5, 6], [13, 19], [26, 21], [20, 16]]
+dealer_next = 23
+dealer_undo = 24
+buzzer = 18
+buzzer_tonal = true                # false for an active (on/off) buzzer
+led_red = 17
+led_green = 27
+led_blue = 22
+led_active_high = true             # false for a common-anode RGB LED
+bounce_time = 0.02
+
+[panel]
+host = "0.0.0.0"
+port = 8000
+
+[console]
+# The dealer console's PIN, hashed (salted scrypt): set it with `cardtable console-pin`. Empty: locked.
+pin_hash = ""
+
+[game]
+name = "cribbage"                  # cribbage, femkort or ferbli
+players = ["Ann", "Bo"]
+dealer = 0                         # the first dealer's seat, from 0
+deal = "closed"                    # "open" when the deal reader reads every dealt card
+
+[game.options]
+# The game's options, as in a hand history header, e.g. target = 61
+"""
+
+
+def with_pin_hash(text: str, pin_hash: str) -> str:
+    """The config text with `[console] pin_hash` set (the rest of the file, comments included, kept)."""
+    lines = text.splitlines()
+    setting = f'pin_hash = "{pin_hash}"'
+    header = next((i for i, line in enumerate(lines) if line.strip() == "[console]"), None)
+    if header is None:
+        return text.rstrip("\n") + f"\n\n[console]\n{setting}\n"
+    end = next((i for i in range(header + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines))
+    existing = next((i for i in range(header + 1, end) if lines[i].split("=")[0].strip() == "pin_hash"), None)
+    if existing is None:
+        lines.insert(header + 1, setting)
+    else:
+        lines[existing] = setting
+    return "\n".join(lines) + "\n"
