@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple, TextIO
 
-from .engine import Event
+from .engine import Event, GameSetup
 
 FORMAT = "cardtable-history/1"
 GAMES = ("cribbage", "femkort", "ferbli")
@@ -21,12 +21,8 @@ class HistoryError(ValueError):
 
 
 @dataclass(frozen=True)
-class Header:
-    game: str
-    players: tuple[str, ...]
-    dealer: int
-    options: dict[str, Any] = field(default_factory=dict)
-    chips: tuple[int, ...] | None = None
+class Header(GameSetup):
+    """A history file's first line: the game setup, read from and written to JSON."""
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "players": list(self.players), "dealer": self.dealer,

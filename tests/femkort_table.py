@@ -45,7 +45,7 @@ class Table:
         """Play these cards in turn order (whoever is to play); return all effects."""
         effects: list[Effect] = []
         for card in cards.split():
-            seat = self.game.to_play()
+            seat = self.game.to_act()
             assert seat is not None, f"nobody is to play {card}"
             effects += self.play(seat, card)
         return effects
@@ -54,7 +54,7 @@ class Table:
         """Complete the current trick with the first legal card of each player in turn."""
         effects: list[Effect] = []
         for _ in self.game.state.hand.order[len(self.game.state.hand.trick):]:
-            seat = self.game.to_play()
+            seat = self.game.to_act()
             assert seat is not None
             effects += self.play(seat, str(self.game.legal_plays(seat)[0]))
         return effects
@@ -62,7 +62,7 @@ class Table:
     def play_out(self) -> list[Effect]:
         """Finish the hand with the first legal card of whoever is to play."""
         effects: list[Effect] = []
-        while (seat := self.game.to_play()) is not None and self.game.state.hand.started:
+        while (seat := self.game.to_act()) is not None and self.game.state.hand.started:
             effects += self.play(seat, str(self.game.legal_plays(seat)[0]))
         return effects
 

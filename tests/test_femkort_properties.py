@@ -45,7 +45,7 @@ class RefHand:
         self.leader, self.participants = self.seats[0], list(self.seats)
         self.won = {s: 0 for s in self.seats}
 
-    def to_play(self) -> int:
+    def to_act(self) -> int:
         order = sorted(self.participants, key=lambda s: (s - self.leader) % self.players)
         return order[len(self.trick)]
 
@@ -64,7 +64,7 @@ class RefHand:
 
     def legal(self, seat: int, card: Card) -> bool:
         hand = self.hands.get(seat, [])
-        if seat not in self.participants or seat != self.to_play() or card not in hand:
+        if seat not in self.participants or seat != self.to_act() or card not in hand:
             return False
         if not self.trick:
             return True
@@ -160,7 +160,7 @@ class Driver:
     def wrong_play(self) -> None:
         """Any seat, any card: accepted exactly when the reference says it is legal."""
         assert self.ref is not None
-        seat = self.ref.to_play() if self.rnd.random() < 0.5 else self.rnd.randrange(self.players)
+        seat = self.ref.to_act() if self.rnd.random() < 0.5 else self.rnd.randrange(self.players)
         hand = self.ref.hands.get(seat, [])
         card = self.rnd.choice(hand) if hand and self.rnd.random() < 0.75 else self.rnd.choice(full_deck())
         self.play(self.table.play_move(seat, card), seat, card, self.ref.legal(seat, card))
@@ -260,8 +260,8 @@ def test_unread_hands_report_each_revoke_when_proven(players: int, seed: int, op
     history: dict[int, list[tuple[int, list[Card], list[Card], Card]]] = {s: [] for s in range(players)}
     reported: set[tuple[int, int]] = set()
     while not game.hand_over:
-        seat = game.to_play()
-        assert seat == ref.to_play()
+        seat = game.to_act()
+        assert seat == ref.to_act()
         hand = ref.hands[seat]
         legal = [c for c in hand if ref.legal(seat, c)]
         card = rnd.choice(legal if rnd.random() < 0.6 else hand)

@@ -99,14 +99,14 @@ def test_fk_r13_the_winner_leads_next_and_play_goes_clockwise_from_him() -> None
     table.deal("AD 2C 3C 4C 5C", "2D 6C 7C 8C 9C", "3D 2H 3H 4H 5H", "4D 6H 7H 8H 9H", "5D 2S 3S 4S 5S")
     effects = table.run("3D 4D 5D AD 2D")
     assert notes(effects, "trick")[0]["winner"] == 0
-    assert table.game.to_play() == 0
+    assert table.game.to_act() == 0
     table.bad({"type": "play", "seat": 2, "card": "2H"}, "not your turn: seat 0 is to play")
     table.play(0, "2C")
     table.bad({"type": "play", "seat": 2, "card": "2H"}, "not your turn: seat 1 is to play")
     effects = table.run("6C 2H 6H 2S")
     assert notes(effects, "trick")[0] == {"note": "trick", "trick": 2, "winner": 1,
                                           "cards": ["2C", "6C", "2H", "6H", "2S"]}
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
 
 
 # ---- FK-R14 the pot -----------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_fk_r16_no_winner_keeps_the_pot_same_dealer_everyone_restakes_once() -> 
     assert table.game.summary()["pot"] + table.game.summary()["carry"] == 3
     effects = table.deal(*deal_won_by(2, [0, 1, 2], 3))  # GAP-FK-4: dealer 0 again, forehand 1
     assert chip_moves(effects) == [(1, -1, "restake"), (2, -1, "restake"), (0, -1, "restake")]
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
     assert chip_moves(table.play_out()) == [(2, 6, "pot")]
     assert table.chips == [8, 8, 14]
     # the next hand is an ordinary one: base stake, dealer passes to seat 1
@@ -232,7 +232,7 @@ def test_v1_redeal_before_the_first_card_only_with_the_same_dealer_pot_and_a_new
     effects = table.deal("5H 9H 2C 3C 4C", "7S 3S 6C 7C 8C", "9S 4S 5C 9C 10C", "KH 2H AS JC 3H")
     assert chip_moves(effects) == [] and notes(effects, "trump") == [{"note": "trump", "card": "3H",
                                                                         "suit": "hearts"}]
-    assert table.game.to_play() == 0  # same dealer: forehand 0 leads
+    assert table.game.to_act() == 0  # same dealer: forehand 0 leads
     table.play(0, "5H")
     for seat in range(4):  # after the first card every request is illegal
         table.bad({"type": "redeal_request", "seat": seat}, "being played")
@@ -285,7 +285,7 @@ def test_fk_r15_reading_b_with_four_players_two_contenders() -> None:
     effects = table.run("9H KH 10H 3S")
     assert [n["winner"] for n in notes(effects, "trick")] == [2]
     assert notes(effects, "contenders") == [{"note": "contenders", "seats": [1, 2]}]
-    assert table.game.to_play() == 2  # the trick-4 winner leads trick 5
+    assert table.game.to_act() == 2  # the trick-4 winner leads trick 5
     table.bad({"type": "play", "seat": 0, "card": "4S"}, "not a contender")
     table.bad({"type": "play", "seat": 3, "card": "8D"}, "not a contender")
     table.play(2, "5S")
@@ -396,7 +396,7 @@ def test_unread_no_violation_where_the_rules_did_not_demand_the_card() -> None:
     table = Table(4, dealer=3, trump=True)
     table.deal([None] * 5, [None] * 5, [None] * 5, [None] * 4 + ["2S"])
     table.run("5H 3S 4H 6H")  # seat 1 trumps; seat 2 plays 4H; seat 3 6H
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
     table.play(1, "2D")
     assert violations(table.play(2, "KH")) == []  # no heart could head the trumped trick 1
     assert table.game.summary()["violations"] == []
@@ -411,7 +411,7 @@ def test_unread_literal_heading_counts_off_suit_cards_in_the_proof() -> None:
     assert violations(table.play(3, "QH")) == []  # QH is not above KS
     table.play(0, "3D")
     table.play(1, "4D")  # seat 1 claimed no heart, not no diamond: nothing to prove
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
     table.play(1, "5D")
     assert violations(table.play(2, "AH")) == [{"violation": "failure_to_head", "seat": 2, "trick": 1, "hand": 1,
                                                 "card": "AH", "rule": "FK-R11"}]
@@ -432,7 +432,7 @@ def test_eight_players_a_whole_hand_and_the_deal_passes() -> None:
     hands = deal_won_by(4, list(range(8)), 8)
     effects = table.deal(*hands)
     assert [seat for seat, _, _ in chip_moves(effects)] == [0, 1, 2, 3, 4, 5, 6, 7]  # from forehand 0
-    assert table.game.to_play() == 0
+    assert table.game.to_act() == 0
     effects = table.play_out()
     assert chip_moves(effects) == [(4, 8, "pot")]
     assert [n["winner"] for n in notes(effects, "trick")] == [4] * 5
@@ -440,13 +440,13 @@ def test_eight_players_a_whole_hand_and_the_deal_passes() -> None:
     table.bad({"type": "new_hand", "dealer": 7}, "seat 0 deals hand 2")
     table.ok({"type": "new_hand", "dealer": 0})
     table.deal(*deal_won_by(4, list(range(8)), 8))
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
 
 
 def test_three_players_a_card_from_the_unused_pack_is_refused() -> None:
     table = Table(3, dealer=2)
     table.deal("9H KH 2C 3C 4C", "10H 5S 6S 7S 8S", "JH 2D 3D 4D 5D")
-    assert table.game.to_play() == 0  # forehand is left of dealer 2
+    assert table.game.to_act() == 0  # forehand is left of dealer 2
     table.bad({"type": "play", "seat": 0, "card": "AH"}, "card AH is not in seat 0's hand")
     table.bad({"type": "play", "seat": 0, "card": "10H"}, "card 10H is not in seat 0's hand")
 

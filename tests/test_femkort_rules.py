@@ -67,7 +67,7 @@ def test_r4_header_dealer_deals_first_and_forehand_leads() -> None:
     table.bad({"type": "new_hand", "dealer": 0}, "seat 2 deals hand 1")
     table.ok({"type": "new_hand", "dealer": 2})
     table.deal(*FOLLOW)
-    assert table.game.to_play() == 0
+    assert table.game.to_act() == 0
 
 
 def test_r5_deal_rotates_clockwise() -> None:
@@ -77,7 +77,7 @@ def test_r5_deal_rotates_clockwise() -> None:
     table.bad({"type": "new_hand", "dealer": 0}, "seat 1 deals hand 2, not seat 0")
     table.ok({"type": "new_hand", "dealer": 1})
     table.deal(*FOLLOW)
-    assert table.game.to_play() == 2  # left of dealer 1
+    assert table.game.to_act() == 2  # left of dealer 1
 
 
 # ---- B. a hand ---------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def test_r9_forehand_leads_one_card_each_clockwise() -> None:
     table.bad({"type": "play", "seat": 0, "card": "KH"}, "not your turn: seat 2 is to play")
     table.play(2, "JH")
     effects = table.play(0, "KH")
-    assert notes(effects, "trick")[0]["winner"] == 0 and table.game.to_play() == 0
+    assert notes(effects, "trick")[0]["winner"] == 0 and table.game.to_act() == 0
 
 
 def test_r10_follow_suit() -> None:
@@ -263,8 +263,17 @@ def test_gap3_a_short_hand_is_found_when_play_starts() -> None:
 def test_gap3_a_sixth_card_is_a_misdeal_at_once() -> None:
     table = Table()
     table.deal(*FOLLOW)
-    effects = table.ok({"type": "deal", "seat": 2, "card": "9D"})
-    assert notes(effects, "no_winner")[0]["sizes"] == [5, 5, 6]
+    table.bad({"type": "deal", "seat": 2, "card": "9D"}, "deal out of order: seat 1 is due")
+    effects = table.ok({"type": "deal", "seat": 1, "card": "9D"})  # the deal order goes round again
+    assert notes(effects, "no_winner")[0]["sizes"] == [5, 6, 5]
+
+
+def test_r7_single_cards_are_dealt_in_deal_order() -> None:
+    table = Table(dealer=1)  # forehand is seat 2, the dealer gets the last card of each round
+    table.bad({"type": "deal", "seat": 0, "card": "2C"}, "deal out of order: seat 2 is due the next card")
+    for seat in (2, 0, 1):
+        table.ok({"type": "deal", "seat": seat, "card": None})
+    table.bad({"type": "deal", "seat": 0, "card": None}, "deal out of order: seat 2 is due")
 
 
 # ---- D. match ---------------------------------------------------------------------------------------
@@ -373,7 +382,7 @@ def test_v1_unanimous_redeal_same_dealer_same_pot() -> None:
     assert table.ok({"type": "redeal_answer", "seat": 1, "agree": True}) == []
     assert table.ok({"type": "redeal_answer", "seat": 0, "agree": True}) == [{"note": "redeal", "dealer": 0}]
     assert chip_moves(table.deal(*CONTEND)) == [] and table.game.state.chips.pot == 3
-    assert table.game.to_play() == 1
+    assert table.game.to_act() == 1
 
 
 def test_v1_one_refusal_plays_on_and_the_request_may_be_repeated() -> None:

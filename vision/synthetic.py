@@ -18,6 +18,7 @@ from vision.sources import Frame
 
 FACES = Path(__file__).with_name("assets") / "faces.npz"
 FACE_W, FACE_H = 256, 384
+SHADOW_REACH = 24  # px beyond a card its shadow may darken: offset 4 plus the blur's radius (sigma 4)
 
 
 @dataclass(frozen=True)
@@ -115,14 +116,22 @@ def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int 
     for card in cards:
         quad = cv2.perspectiveTransform(card_corners(card, style.card_width)[None], H)[0]
         quads.append(quad)
-        M = cv2.getPerspectiveTransform(src_quad, quad)
+        # each card is warped and shaded within its own box (plus its shadow's reach), not the whole frame:
+        # a full-frame warp per card made a table of 11 cards cost ~215 ms to render
+        x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int) - SHADOW_REACH, 0)
+        x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + SHADOW_REACH, (w, h))
+        if x0 >= x1 or y0 >= y1:
+            continue  # off the frame
+        M = cv2.getPerspectiveTransform(src_quad, quad - np.array([x0, y0], np.float32))
         face = faces[card.card] if card.face_up else _back()
-        warped = cv2.warpPerspective(face, M, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
-        alpha = cv2.warpPerspective(mask_src, M, (w, h)).astype(np.float32)[..., None] / 255
+        box = (int(x1 - x0), int(y1 - y0))
+        warped = cv2.warpPerspective(face, M, box, flags=cv2.INTER_AREA).astype(np.float32)
+        alpha = cv2.warpPerspective(mask_src, M, box).astype(np.float32)[..., None] / 255
+        roi = canvas[y0:y1, x0:x1]
         if style.shadow:
             shadow = cv2.GaussianBlur(np.roll(alpha[..., 0], (4, 4), (0, 1)), (0, 0), 4)[..., None]
-            canvas *= 1 - style.shadow * shadow * (1 - alpha)
-        canvas = canvas * (1 - alpha) + warped * alpha
+            roi *= 1 - style.shadow * shadow * (1 - alpha)
+        roi[:] = roi * (1 - alpha) + warped * alpha
     xs = np.linspace(-1, 1, w)[None, :]
     ys = np.linspace(-1, 1, h)[:, None]
     canvas *= (1 - style.light * (0.5 * (xs + 1) * 0.6 + 0.4 * ys ** 2))[..., None]  # lamp off to one side

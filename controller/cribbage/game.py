@@ -24,19 +24,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Callable
 
-from ..cards import Card
-from ..engine import Effect, Event, IllegalEvent, SetupError, score_effect, violation_effect
+from ..actions import card_subsets, new_hand_actions, per_card, per_subset
+from ..cards import Card, full_deck
+from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, score_effect, violation_effect
 from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
-from ..history import Header
 from ..holding import Holding
 from .options import CribbageOptions, Layout, parse_cribbage_options, table_layout
 from .pegging import LIMIT, fits, play_points
 from .scoring import JACK, ShowScore, count_value, score_show
 
 HEELS = 2
+DECK = full_deck()
 HIGHEST = 10  # the largest count value of a card (CR-2)
 
 
@@ -104,6 +105,8 @@ Count = tuple[int, bool]  # (seat, is the crib): one entry of the show's countin
 class CribbageGame:
     """One game of cribbage: `apply(event) -> effects`, `summary()`, and the queries a table needs."""
 
+    game = "cribbage"
+
     def __init__(self, players: int, dealer: int, options: CribbageOptions) -> None:
         self.options = options
         self.layout: Layout = table_layout(players, options)
@@ -124,8 +127,7 @@ class CribbageGame:
         handler = event_handler(_HANDLERS, event, "cribbage")
         if self.state.phase is Phase.GAME_OVER:
             raise IllegalEvent(f"the game is over: {self._result_text()}")
-        effects: list[Effect] = []
-        handler(self, event, effects)
+        effects = handler(self, event)
         if self.state.pending:
             effects[:0] = self.state.pending
             self.state.pending = []
@@ -159,9 +161,32 @@ class CribbageGame:
         losers = [s for side, s in enumerate(self.state.scores) if side != self.state.winner]
         return self.options.skunk(min(losers))
 
+    @property
+    def dealer(self) -> int:
+        return self.state.hand.dealer
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+    @property
+    def game_over(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER
+
     def to_act(self) -> int | None:
-        """The seat that must lay a card or say go, during the play."""
-        return self.state.hand.to_play if self.state.phase is Phase.PLAY else None
+        """Who must act: the first seat from the dealer's left still to discard, the seat to lay a card or
+        say go, the owner of the next count of the show; None while dealing, cutting or between hands."""
+        hand, phase = self.state.hand, self.state.phase
+        if phase is Phase.DISCARD:
+            return next(s for s in self._from_dealers_left() if not hand.seats[s].discarded)
+        if phase is Phase.PLAY:
+            return hand.to_play
+        count = self.next_count()
+        return None if count is None else count[0]
+
+    def legal_actions(self) -> list[Event]:
+        """The events accepted now (the `hands` shorthand aside; conventions in controller/actions.py)."""
+        return _PHASE_ACTIONS[self.state.phase](self)
 
     def playable(self, seat: int) -> list[Card]:
         """The known cards of `seat` that fit under 31 now."""
@@ -170,9 +195,7 @@ class CribbageGame:
 
     def counting_order(self) -> list[Count]:
         """CR-10 / V-three / V-four: from the dealer's left round to the dealer, then the crib."""
-        dealer = self.state.hand.dealer
-        seats = [(dealer + i) % self.players for i in range(1, self.players + 1)]
-        return [(s, False) for s in seats] + [(dealer, True)]
+        return [(s, False) for s in self._from_dealers_left()] + [(self.state.hand.dealer, True)]
 
     def next_count(self) -> Count | None:
         order = self.counting_order()
@@ -188,9 +211,69 @@ class CribbageGame:
         held = hand.seats[seat].holding
         return hand.seats[seat].played + held.known, held.unknown
 
+    # ----- legal actions -------------------------------------------------------------------------
+
+    def _unseen(self) -> list[Card]:
+        seen = self.state.hand.seen
+        return [card for card in DECK if card not in seen]
+
+    def _deal_actions(self) -> list[Event]:
+        hand, layout = self.state.hand, self.layout
+        cards = [None, *self._unseen()]
+        actions: list[Event] = []
+        dealt = sum(s.dealt for s in hand.seats)
+        due = (hand.dealer + 1 + dealt) % self.players
+        if hand.seats[due].dealt < layout.dealt:
+            actions += per_card({"type": "deal", "seat": due}, cards)
+        if hand.crib.size < layout.to_crib:
+            actions += per_card({"type": "deal", "to": "crib"}, cards)
+        return actions
+
+    def _discard_actions(self) -> list[Event]:
+        actions: list[Event] = []
+        for seat in self._from_dealers_left():
+            held = self.state.hand.seats[seat]
+            if not held.discarded:
+                subsets = card_subsets(held.holding.known, held.holding.unknown, self.layout.discard)
+                actions += per_subset({"type": "discard", "seat": seat}, "cards", subsets)
+        return actions
+
+    def _starter_actions(self) -> list[Event]:
+        return per_card({"type": "starter"}, self._unseen())
+
+    def _play_actions(self) -> list[Event]:
+        hand = self.state.hand
+        seat = hand.to_play
+        assert seat is not None  # the play always has a seat to act
+        holding = hand.seats[seat].holding
+        cards = holding.known + (self._unseen() if holding.unknown else [])
+        plays = per_card({"type": "play", "seat": seat}, [c for c in cards if fits(c, hand.count)])
+        can_go = hand.count + HIGHEST > LIMIT and not self.playable(seat)
+        return plays + ([{"type": "go", "seat": seat}] if can_go else [])
+
+    def _show_actions(self) -> list[Event]:
+        count = self.next_count()
+        assert count is not None  # the show always has a count to make
+        cards, unknown = self.show_cards(count)
+        due = [_reveal_action(count, [*map(str, cards), *[None] * unknown])]
+        if self.options.muggins and not unknown:
+            total = self._score_count(count, cards).total
+            claim = {"type": "claim", "seat": count[0], **({"crib": True} if count[1] else {})}
+            due += [{**claim, "points": points} for points in range(total + 1)]
+        return self._counted_reveals() + due
+
+    def _hand_over_actions(self) -> list[Event]:
+        return [*self._counted_reveals(), *new_hand_actions(self._next_seat(self.state.hand.dealer))]
+
+    def _counted_reveals(self) -> list[Event]:
+        """A reveal of a count already scored is accepted (without effects) when it matches."""
+        order = self.counting_order()
+        counted = order if self.state.phase is Phase.HAND_OVER else order[:self.state.hand.shown]
+        return [_reveal_action(count, [str(c) for c in self.show_cards(count)[0]]) for count in counted]
+
     # ----- events --------------------------------------------------------------------------------
 
-    def _deal(self, event: Event, effects: list[Effect]) -> None:
+    def _on_deal(self, event: Event) -> list[Effect]:
         self._require_phase(Phase.DEAL, "deal")
         if "hands" in event:
             self._deal_hands(event)
@@ -201,6 +284,7 @@ class CribbageGame:
         hand = self.state.hand
         if sum(s.dealt for s in hand.seats) + hand.crib.size == self.layout.deal_total:
             self.state.phase = Phase.DISCARD
+        return []
 
     def _deal_one(self, event: Event) -> None:
         hand = self.state.hand
@@ -249,7 +333,7 @@ class CribbageGame:
                 self._receive(hand.seats[seat].holding, card)
             hand.seats[seat].dealt = len(cards)
 
-    def _discard(self, event: Event, effects: list[Effect]) -> None:
+    def _on_discard(self, event: Event) -> list[Effect]:
         self._require_phase(Phase.DISCARD, "discard")
         hand = self.state.hand
         seat = event_seat(event, self.players)
@@ -266,28 +350,32 @@ class CribbageGame:
         hand.seats[seat].discarded = True
         if all(s.discarded for s in hand.seats):
             self.state.phase = Phase.STARTER
+        return []
 
-    def _starter(self, event: Event, effects: list[Effect]) -> None:
+    def _on_starter(self, event: Event) -> list[Effect]:
         self._require_phase(Phase.STARTER, "starter")
         hand = self.state.hand
         card = event_card(event)
         self._require_unseen(card)
         hand.starter = card
         hand.seen.add(card)
+        effects: list[Effect] = []
         if card.rank == JACK:  # CR-5: his heels, which may win the game on the spot
             self._award(effects, [score_effect(hand.dealer, HEELS, "heels", cards=[str(card)])])
             if self.state.winner is not None:
-                return
+                return effects
         self.state.phase = Phase.PLAY
         hand.to_play = self._next_seat(hand.dealer)  # CR-6 / V-three / V-four: the dealer's left leads
+        return effects
 
-    def _play(self, event: Event, effects: list[Effect]) -> None:
+    def _on_play(self, event: Event) -> list[Effect]:
         seat = self._require_turn(event, "play")
         hand = self.state.hand
         card = event_card(event)
         self._require_in_hand(seat, [card])
         if not fits(card, hand.count):
             raise IllegalEvent(f"illegal: {card} would take the count past {LIMIT} (count is {hand.count})")
+        effects: list[Effect] = []
         self._check_go_claims(effects, seat, [card])
         hand.seats[seat].holding.take(card)
         hand.seats[seat].played.append(card)
@@ -302,13 +390,14 @@ class CribbageGame:
             unit += self._series_point()  # the card's go / last card is part of its announcement (2 + 1 = 3)
         self._award(effects, unit)
         if self.state.winner is not None:
-            return
+            return effects
         if following is None:
             self._reset_series(effects)
         else:
             hand.to_play = following
+        return effects
 
-    def _go(self, event: Event, effects: list[Effect]) -> None:
+    def _on_go(self, event: Event) -> list[Effect]:
         seat = self._require_turn(event, "go")
         hand = self.state.hand
         held = hand.seats[seat].holding
@@ -321,14 +410,16 @@ class CribbageGame:
             hand.go_claims.append(GoClaim(seat, LIMIT - hand.count, hand.count))
         hand.said_go.add(seat)
         following = self._next_actor(seat)
+        effects: list[Effect] = []
         if following is None:
             self._award(effects, self._series_point())
             if self.state.winner is None:
                 self._reset_series(effects)
         else:
             hand.to_play = following
+        return effects
 
-    def _reveal(self, event: Event, effects: list[Effect]) -> None:
+    def _on_reveal(self, event: Event) -> list[Effect]:
         if self.state.phase not in (Phase.SHOW, Phase.HAND_OVER):
             raise IllegalEvent(f"no reveal now: the hand is in the {self.state.phase.value} phase")
         count = self._event_count(event)
@@ -340,7 +431,7 @@ class CribbageGame:
             if set(cards) != set(known) or unknown:
                 raise IllegalEvent(f"the reveal does not match {_count_name(count)}, already counted as "
                                    f"{' '.join(map(str, known))}")
-            return
+            return []
         if index > self.state.hand.shown:
             raise IllegalEvent(f"out of order: {_count_name(order[self.state.hand.shown])} counts first")
         size = len(known) + unknown
@@ -353,6 +444,7 @@ class CribbageGame:
         for card in new:
             self._require_unseen(card)
         seat, crib = count
+        effects: list[Effect] = []
         if not crib:
             self._check_go_claims(effects, seat, new)
         holding = self.state.hand.crib if crib else self.state.hand.seats[seat].holding
@@ -360,8 +452,9 @@ class CribbageGame:
             holding.take(None)
             self._receive(holding, card)
         self._advance_show(effects)
+        return effects
 
-    def _claim(self, event: Event, effects: list[Effect]) -> None:
+    def _on_claim(self, event: Event) -> list[Effect]:
         if not self.options.muggins:
             raise IllegalEvent("claims are only made with the muggins option")
         self._require_phase(Phase.SHOW, "claim")
@@ -380,6 +473,7 @@ class CribbageGame:
         if points > show.total:
             raise IllegalEvent(f"claim of {points} refused: {_count_name(count)} is worth {show.total}")
         taker = self._muggins_taker(event, count[0])
+        effects: list[Effect] = []
         if points == show.total:
             self._award(effects, _show_effects(count, show))
         else:
@@ -393,8 +487,9 @@ class CribbageGame:
         if self.state.winner is None:
             self.state.hand.shown += 1
             self._advance_show(effects)
+        return effects
 
-    def _new_hand(self, event: Event, effects: list[Effect]) -> None:
+    def _on_new_hand(self, event: Event) -> list[Effect]:
         if self.state.phase is not Phase.HAND_OVER:
             raise IllegalEvent(f"the hand is not over (it is in the {self.state.phase.value} phase)")
         dealer = self._next_seat(self.state.hand.dealer)  # CR-3: the deal passes to the left
@@ -402,6 +497,7 @@ class CribbageGame:
             raise IllegalEvent(f"new_hand: the deal passes to seat {dealer}, not seat {event['dealer']}")
         self.state.hand = HandState.fresh(dealer, self.players)
         self.state.phase = Phase.DEAL
+        return []
 
     # ----- the play and the show -----------------------------------------------------------------
 
@@ -561,6 +657,10 @@ class CribbageGame:
     def _next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
 
+    def _from_dealers_left(self) -> list[int]:
+        dealer = self.state.hand.dealer
+        return [(dealer + step) % self.players for step in range(1, self.players + 1)]
+
     def _result_text(self) -> str:
         scores = "-".join(str(s) for s in self.state.scores)
         return f"side {self.state.winner} won ({scores})"
@@ -586,24 +686,39 @@ def _show_effects(count: Count, show: ShowScore) -> list[Effect]:
             for p in show.parts]
 
 
+def _reveal_action(count: Count, cards: list[str | None]) -> Event:
+    return {"type": "reveal", "seat": count[0], "cards": cards, **({"crib": True} if count[1] else {})}
+
+
 def _count_name(count: Count) -> str:
     seat, crib = count
     return f"seat {seat}'s crib" if crib else f"seat {seat}'s hand"
 
 
-_HANDLERS = {
-    "deal": CribbageGame._deal,
-    "discard": CribbageGame._discard,
-    "starter": CribbageGame._starter,
-    "play": CribbageGame._play,
-    "go": CribbageGame._go,
-    "reveal": CribbageGame._reveal,
-    "claim": CribbageGame._claim,
-    "new_hand": CribbageGame._new_hand,
+_HANDLERS: dict[str, Callable[[CribbageGame, Event], list[Effect]]] = {
+    "deal": CribbageGame._on_deal,
+    "discard": CribbageGame._on_discard,
+    "starter": CribbageGame._on_starter,
+    "play": CribbageGame._on_play,
+    "go": CribbageGame._on_go,
+    "reveal": CribbageGame._on_reveal,
+    "claim": CribbageGame._on_claim,
+    "new_hand": CribbageGame._on_new_hand,
 }
 
 
-def new_game(header: Header) -> CribbageGame:
-    if header.chips is not None:
+_PHASE_ACTIONS: dict[Phase, Callable[[CribbageGame], list[Event]]] = {
+    Phase.DEAL: CribbageGame._deal_actions,
+    Phase.DISCARD: CribbageGame._discard_actions,
+    Phase.STARTER: CribbageGame._starter_actions,
+    Phase.PLAY: CribbageGame._play_actions,
+    Phase.SHOW: CribbageGame._show_actions,
+    Phase.HAND_OVER: CribbageGame._hand_over_actions,
+    Phase.GAME_OVER: lambda game: [],
+}
+
+
+def new_game(setup: GameSetup) -> CribbageGame:
+    if setup.chips is not None:
         raise SetupError("cribbage is not played for chips: 'chips' must be null")
-    return CribbageGame(len(header.players), header.dealer, parse_cribbage_options(header.options))
+    return CribbageGame(len(setup.players), setup.dealer, parse_cribbage_options(setup.options))

@@ -18,19 +18,24 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..cards import Card
+from ..actions import new_hand_actions, per_card
+from ..cards import Card, full_deck
 from ..chips import CARRY, POT, Chips
-from ..engine import Effect, Event, IllegalEvent, SetupError
+from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
 from ..events import event_card, event_handler, event_hands, event_seat, optional_card, require_int
-from ..history import Header
 from ..options import parse_options
 from . import hand as hands
 from .options import HAND_SIZE, MAX_PLAYERS, FemkortOptions
 from .state import MatchState, Phase, note
 
 
+DECK = full_deck()
+
+
 class FemkortGame:
     """Judge Femkort events one at a time; a rejected event raises IllegalEvent and changes nothing."""
+
+    game = "femkort"
 
     def __init__(self, options: FemkortOptions, dealer: int, balances: list[int]) -> None:
         players = len(balances)
@@ -51,7 +56,15 @@ class FemkortGame:
                 "hand_over": self.hand_over, "hand_winner": s.hand_winner, "winner": s.winner,
                 "violations": list(s.violations), "pots_won": list(s.pots_won)}
 
-    # ---- read-only helpers for the table session and tests ------------------------------------------
+    # ---- queries ------------------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def dealer(self) -> int:
+        return self.state.hand.dealer
 
     @property
     def phase(self) -> Phase:
@@ -61,17 +74,71 @@ class FemkortGame:
     def hand_over(self) -> bool:
         return self.state.hands_finished > 0 and self.state.phase in (Phase.BETWEEN_HANDS, Phase.MATCH_OVER)
 
-    def to_play(self) -> int | None:
-        """The seat whose card is expected next, once the deal is done."""
-        hand = self.state.hand
-        if self.state.phase is Phase.DEALING and hands.wrong_sizes(hand, deal_over=True):
+    @property
+    def game_over(self) -> bool:
+        return self.state.phase is Phase.MATCH_OVER
+
+    def to_act(self) -> int | None:
+        """The seat whose card is expected next once the deal is done, or the first seat still to answer a
+        redeal request; None while the dealer deals (or the deal left a wrong hand size) and between hands."""
+        s, hand = self.state, self.state.hand
+        if s.phase is Phase.REDEAL_VOTE:
+            return self._redeal_waiting()[0]
+        if s.phase is Phase.DEALING and hands.wrong_sizes(hand, deal_over=True):
             return None
-        if self.state.phase not in (Phase.DEALING, Phase.PLAYING):
+        if s.phase not in (Phase.DEALING, Phase.PLAYING):
             return None
         return hand.order[len(hand.trick)]
 
+    def legal_actions(self) -> list[Event]:
+        """The events accepted now (the `hands` shorthand aside; conventions in controller/actions.py)."""
+        s = self.state
+        if s.phase is Phase.MATCH_OVER:
+            return []
+        if s.phase is Phase.REDEAL_VOTE:
+            return [{"type": "redeal_answer", "seat": seat, "agree": agree}
+                    for seat in self._redeal_waiting() for agree in (True, False)]
+        if s.phase is Phase.BETWEEN_HANDS:
+            time_up: list[Event] = [] if s.time_up else [{"type": "time_up"}]
+            return [*new_hand_actions(s.hand.dealer), *time_up, *self._deal_actions()]
+        actions = self._deal_actions()
+        if s.phase is Phase.PLAYING or hands.dealt_count(s.hand):
+            actions += self._play_actions()
+        if s.phase is Phase.DEALING and s.options.redeal_on_request and not hands.wrong_sizes(s.hand, True):
+            actions += [{"type": "redeal_request", "seat": seat} for seat in s.hand.seats]
+        return actions
+
     def legal_plays(self, seat: int) -> list[Card]:
         return hands.legal_plays(self.state.hand, seat)
+
+    def _unseen(self) -> list[Card]:
+        hand = self.state.hand
+        return [card for card in DECK if card not in hand.owner and card not in hand.played]
+
+    def _deal_actions(self) -> list[Event]:
+        """The next card of the deal, to the seat it is due (a sixth card too: it voids the hand)."""
+        s = self.state
+        if s.phase not in (Phase.BETWEEN_HANDS, Phase.DEALING):
+            return []
+        seat = hands.due_seat(s.hand)
+        unseen = self._unseen()
+        must_read = hands.turns_trump(s.hand, seat, s.hand.holdings[seat].size, s.options)
+        return per_card({"type": "deal", "seat": seat}, unseen if must_read else [None, *unseen])
+
+    def _play_actions(self) -> list[Event]:
+        """Every card the seat to play may lay: its read cards, and any unseen card while it holds unread ones."""
+        hand = self.state.hand
+        seat = self.to_act()
+        if seat is None:  # GAP-FK-3: a short deal; any first card ends it, the hand has no winner
+            return per_card({"type": "play", "seat": hand.order[0]}, DECK)
+        holding = hand.holdings[seat]
+        cards = [c for c in holding.known + (self._unseen() if holding.unknown else [])
+                 if hands.is_legal_play(hand, seat, c)]
+        return per_card({"type": "play", "seat": seat}, cards)
+
+    def _redeal_waiting(self) -> list[int]:
+        hand = self.state.hand
+        return [seat for seat in hand.seats if seat != hand.redeal_by and seat not in hand.agreed]
 
     # ---- events ---------------------------------------------------------------------------------------
 
@@ -266,7 +333,7 @@ class FemkortGame:
         if s.phase is Phase.BETWEEN_HANDS:
             return f"{what}: hand {hand.number} has not started: deal the cards first"
         if s.phase is Phase.REDEAL_VOTE:
-            waiting = sorted(x for x in hand.seats if x != hand.redeal_by and x not in hand.agreed)
+            waiting = sorted(self._redeal_waiting())
             return f"{what}: seat {hand.redeal_by}'s redeal request is waiting for seats {waiting}"
         if s.phase is Phase.DEALING and not hands.dealt_count(hand):
             return f"{what}: hand {hand.number} has started but no card has been dealt yet"
@@ -285,23 +352,23 @@ _HANDLERS: dict[str, Callable[[FemkortGame, Event], list[Effect]]] = {
 }
 
 
-def new_game(header: Header) -> FemkortGame:
-    """Start a match from a history header (FK-R1 player count, options, starting chips)."""
+def new_game(setup: GameSetup) -> FemkortGame:
+    """Start a match from a game setup (FK-R1 player count, options, starting chips)."""
     try:
-        options = parse_options(FemkortOptions, header.options)
+        options = parse_options(FemkortOptions, setup.options)
     except SetupError as error:
         raise SetupError(f"femkort: {error}") from None
-    players = len(header.players)
+    players = len(setup.players)
     if not options.min_players <= players <= MAX_PLAYERS:
         two = "" if options.allow_two_players else " (2 only with allow_two_players)"
         raise SetupError(f"femkort is for {options.min_players}-{MAX_PLAYERS} players{two}, got {players}")
-    return FemkortGame(options, header.dealer, _starting_chips(header, options))
+    return FemkortGame(options, setup.dealer, _starting_chips(setup, options))
 
 
-def _starting_chips(header: Header, options: FemkortOptions) -> list[int]:
-    if header.chips is not None and "starting_stack" in header.options:
+def _starting_chips(setup: GameSetup, options: FemkortOptions) -> list[int]:
+    if setup.chips is not None and "starting_stack" in setup.options:
         raise SetupError("femkort: give the starting chips either in 'chips' or as 'starting_stack', not both")
-    chips = [options.starting_stack] * len(header.players) if header.chips is None else list(header.chips)
+    chips = [options.starting_stack] * len(setup.players) if setup.chips is None else list(setup.chips)
     poor = [seat for seat, amount in enumerate(chips) if amount < options.stake]
     if poor:  # the first hand's stakes must be payable (FK-R6)
         raise SetupError(f"femkort: seat {poor[0]} starts with {chips[poor[0]]} chips, "

@@ -63,13 +63,26 @@ def _check_new_card(hand: Hand, card: Card | None) -> None:
         raise IllegalEvent(f"card {card} was already dealt this hand")
 
 
+def due_seat(hand: Hand) -> int:
+    """The seat the next card goes to: one card at a time in deal order (FK-R7)."""
+    return hand.seats[dealt_count(hand) % len(hand.seats)]
+
+
+def turns_trump(hand: Hand, seat: int, position: int, options: FemkortOptions) -> bool:
+    """V5: the card dealt at `position` to `seat` is the dealer's fifth, turned face up for trump."""
+    return options.trump and seat == hand.dealer and position == HAND_SIZE - 1
+
+
 def _check_trump_read(hand: Hand, seat: int, position: int, card: Card | None, options: FemkortOptions) -> None:
-    if options.trump and seat == hand.dealer and position == HAND_SIZE - 1 and card is None:
+    if card is None and turns_trump(hand, seat, position, options):
         raise IllegalEvent("trump (V5): the dealer's fifth card is turned face up and must be read")
 
 
 def check_single_deal(hand: Hand, seat: int, card: Card | None, options: FemkortOptions) -> None:
     _check_receiver(hand, seat)
+    due = due_seat(hand)
+    if seat != due:  # FK-R7; the deal order also tells whose fifth card turns trump (V5)
+        raise IllegalEvent(f"deal out of order: seat {due} is due the next card")
     _check_new_card(hand, card)
     _check_trump_read(hand, seat, hand.holdings[seat].size, card, options)
 
@@ -205,6 +218,14 @@ def _finish_trick(hand: Hand, contender_rule: str, result: PlayResult) -> None:
             result.hand_winner = players[0]
             return
     hand.order = clockwise_from(players, winner, len(hand.holdings))
+
+
+def is_legal_play(hand: Hand, seat: int, card: Card) -> bool:
+    try:
+        check_play(hand, seat, card)
+    except IllegalEvent:
+        return False
+    return True
 
 
 def legal_plays(hand: Hand, seat: int) -> list[Card]:

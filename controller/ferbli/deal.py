@@ -9,11 +9,12 @@ from typing import Sequence
 
 from dataclasses import dataclass, field
 
-from ..cards import Card
+from ..cards import Card, piquet_deck
 from ..engine import Effect, Event, IllegalEvent
 from ..events import event_type, parse_card_field
 from .hands import DECK, HandError, check_in_deck
 
+LISTING_ORDER = piquet_deck()  # the deck in a fixed order (DECK is a set)
 Slot = tuple[int, Card | None]  # (index in the hand, the card named for it or None)
 
 
@@ -49,6 +50,12 @@ class CardBook:
             raise IllegalEvent(str(error)) from None
         if card in self.seen:
             raise IllegalEvent(f"card {card} is already in {self.location(card)}")
+
+    def dealable(self, serving: int | None) -> list[Card]:
+        """The cards the next card dealt may be: unseen ones, and once the talon is spent, the discards
+        that the reshuffle would bring back (GAP-FB-9)."""
+        back = {card for seat, card in self.pile if seat != serving} if self.talon == 0 else set()
+        return [card for card in LISTING_ORDER if card not in self.seen or card in back]
 
     def deal(self, cards: list[tuple[int, Card | None]], serving: int | None) -> list[Effect]:
         """Deal in order, all or nothing: a trial copy takes the cards, then replaces this book."""

@@ -13,24 +13,26 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..actions import card_subsets, new_hand_actions, per_amount, per_card, per_subset
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
-from ..engine import Effect, Event, IllegalEvent, SetupError
+from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
 from ..events import event_cards, event_handler, event_hands, event_seat, event_type, optional_card, parse_card_field, \
     require_int
-from ..history import Header
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
 from .deal import CardBook, event_optional_cards
 from .draw import DrawError, dealer_by_draw
 from .hands import evaluate
 from .options import FerbliOptions, parse_ferbli_options
-from .phases import BUY_DISCARDS, DEALING, RESPONSES, Move, Phase
+from .phases import BUY_DISCARDS, DEALING, DECIDING, RESPONSES, Phase
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 7  # FB-R1
 
 
 @dataclass
 class FerbliGame:
+    game = "ferbli"  # not a field: the same for every match
+
     options: FerbliOptions
     chips: Chips
     dealer: int
@@ -481,46 +483,99 @@ class FerbliGame:
             self.chips.move(POT, CARRY, self.chips.pot, "misdeal")
         return effects + self._start_deal(self.dealer)
 
-    # ----------------------------------------------------------------- what may happen next
+    # ----------------------------------------------------------------- who acts, what may happen next
 
-    def legal_moves(self) -> list[Move]:
-        """Every kind of event the engine accepts now (the card text of deals and reveals aside)."""
+    @property
+    def hand_over(self) -> bool:
+        return self.phase is Phase.HAND_OVER
+
+    @property
+    def game_over(self) -> bool:
+        return self.match_over
+
+    def to_act(self) -> int | None:
+        """Who must decide now: the seat to answer, forehand to stake or expose, efterhand, the decider,
+        the last joiner, the next buyer, the first seat still to reveal. None while cards are dealt (the
+        mus is forehand's option, not a turn) and between deals."""
+        if self.phase in RESPONSES:
+            assert self.round is not None
+            return self.round.queue[0]
+        if self.phase is Phase.EXPOSE:
+            return self.forehand
+        if self.phase is Phase.BUYING:
+            return None if self.to_deal else self.buyers[0]
+        if self.phase is Phase.SHOWDOWN:
+            return self._unread_live()[0]
+        return self.actor if self.phase in DECIDING else None
+
+    def legal_actions(self) -> list[Event]:
+        """The events accepted now (the `hands` shorthand aside; conventions in controller/actions.py)."""
         if self.match_over:
             return []
         if self.phase is Phase.HAND_OVER:
-            return [Move("new_hand")]
-        return [*_PHASE_MOVES[self.phase](self), Move("misdeal")]
+            return [*self._late_reveals(), *new_hand_actions(self._next_dealer())]
+        return [*_PHASE_ACTIONS[self.phase](self), {"type": "misdeal"}]
 
-    def _deal_moves(self) -> list[Move]:
-        return [Move("deal", self.to_deal[0][0])] if self.to_deal else []
+    def _hand_cards(self, seat: int) -> tuple[list[Card], int]:
+        """The read cards of a seat's hand, and how many are unread."""
+        hand = self.book.hands[seat]
+        return [card for card in hand if card is not None], hand.count(None)
 
-    def _mus_moves(self) -> list[Move]:
-        seat, low = self.forehand, self.options.mus_min
+    def _deal_actions(self) -> list[Event]:
+        if not self.to_deal:
+            return []
+        seat, face_up = self.to_deal[0]
+        return per_card({"type": "deal", "seat": seat, **({"up": True} if face_up else {})},
+                        [None, *self.book.dealable(self.serving)])
+
+    def _mus_actions(self) -> list[Event]:
+        seat = self.forehand
         high = self.balance(seat) - self.options.reserve
-        return [*self._deal_moves(), *([Move("mus", seat, (low, high))] if high >= low else [])]
+        return [*self._deal_actions(), *per_amount({"type": "mus", "seat": seat}, self.options.mus_min, high)]
 
-    def _answer_moves(self) -> list[Move]:
+    def _stake_actions(self) -> list[Event]:
+        bounds = amount_range(self.options, self.balance(self.forehand))
+        return [] if bounds is None else per_amount({"type": "stake", "seat": self.forehand}, *bounds)
+
+    def _answer_actions(self) -> list[Event]:
         assert self.round is not None
         seat = self.round.queue[0]
         can_join = self.options.all_in or self.balance(seat) >= self.level - self.committed[seat]
-        return [Move("fold", seat), *([Move("join", seat)] if can_join else [])]
+        return [{"type": "fold", "seat": seat}, *([{"type": "join", "seat": seat}] if can_join else [])]
 
-    def _wager_moves(self, kind: str) -> list[Move]:
+    def _wager_actions(self, kind: str) -> list[Event]:
         assert self.actor is not None
         bounds = amount_range(self.options, self.balance(self.actor))
         able = bounds is not None and bool(self._responders(self.actor))
-        return [Move("show", self.actor), *([Move(kind, self.actor, bounds)] if able else [])]
+        wagers = per_amount({"type": kind, "seat": self.actor}, *bounds) if able and bounds else []
+        return [{"type": "show", "seat": self.actor}, *wagers]
 
-    def _first_decision_moves(self) -> list[Move]:
-        demand = [] if self.demanded else [Move("expose_demand", self.actor)]
-        return [*demand, *self._wager_moves("raise")]
+    def _first_decision_actions(self) -> list[Event]:
+        demand = [] if self.demanded else [{"type": "expose_demand", "seat": self.actor}]
+        return [*demand, *self._wager_actions("raise")]
 
-    def _buy_moves(self) -> list[Move]:
+    def _expose_actions(self) -> list[Event]:
+        known, unread = self._hand_cards(self.forehand)
+        return per_subset({"type": "expose", "seat": self.forehand}, "cards", card_subsets(known, unread, 2))
+
+    def _buy_actions(self) -> list[Event]:
         if self.to_deal:
-            return self._deal_moves()
+            return self._deal_actions()
         seat = self.buyers[0]
-        return [Move("buy", seat, option=option, discards=count)
-                for option, counts in BUY_DISCARDS.items() for count in counts]
+        known, unread = self._hand_cards(seat)
+        return [action for option, counts in BUY_DISCARDS.items() for count in counts
+                for action in per_subset({"type": "buy", "seat": seat, "option": option}, "discard",
+                                         card_subsets(known, unread, count))]
+
+    def _reveal_actions(self) -> list[Event]:
+        return [self._reveal_action(seat) for seat in self._unread_live()]
+
+    def _late_reveals(self) -> list[Event]:
+        """A seat that showed may lay its hand again after the deal: accepted without effects."""
+        return [self._reveal_action(seat) for seat in self.shown]
+
+    def _reveal_action(self, seat: int) -> Event:
+        return {"type": "reveal", "seat": seat, "cards": [None if c is None else str(c) for c in self.book.hands[seat]]}
 
 
 def _buy_deals(seat: int, option: str, count: int) -> list[tuple[int, bool]]:
@@ -540,31 +595,30 @@ _HANDLERS: dict[str, Callable[[FerbliGame, Event], list[Effect]]] = {
     "new_hand": FerbliGame._on_new_hand, "misdeal": FerbliGame._on_misdeal,
 }
 
-_PHASE_MOVES: dict[Phase, Callable[[FerbliGame], list[Move]]] = {
-    Phase.MUS_DECISION: FerbliGame._mus_moves,
-    Phase.DEAL_1: FerbliGame._deal_moves,
-    Phase.DEAL_2: FerbliGame._deal_moves,
-    Phase.OPENING_STAKE: lambda game: [Move("stake", game.forehand,
-                                            amount_range(game.options, game.balance(game.forehand)))],
-    Phase.FIRST_DECISION: FerbliGame._first_decision_moves,
-    Phase.EXPOSE: lambda game: [Move("expose", game.forehand)],
-    Phase.BUYING: FerbliGame._buy_moves,
-    Phase.DECISION: lambda game: game._wager_moves("bet"),
-    Phase.LAST_JOINER: lambda game: game._wager_moves("raise"),
-    Phase.SHOWDOWN: lambda game: [Move("reveal", seat) for seat in game._unread_live()],
-    **{phase: FerbliGame._answer_moves for phase in RESPONSES},
+_PHASE_ACTIONS: dict[Phase, Callable[[FerbliGame], list[Event]]] = {
+    Phase.MUS_DECISION: FerbliGame._mus_actions,
+    Phase.DEAL_1: FerbliGame._deal_actions,
+    Phase.DEAL_2: FerbliGame._deal_actions,
+    Phase.OPENING_STAKE: FerbliGame._stake_actions,
+    Phase.FIRST_DECISION: FerbliGame._first_decision_actions,
+    Phase.EXPOSE: FerbliGame._expose_actions,
+    Phase.BUYING: FerbliGame._buy_actions,
+    Phase.DECISION: lambda game: game._wager_actions("bet"),
+    Phase.LAST_JOINER: lambda game: game._wager_actions("raise"),
+    Phase.SHOWDOWN: FerbliGame._reveal_actions,
+    **{phase: FerbliGame._answer_actions for phase in RESPONSES},
 }
 
 
-def new_game(header: Header) -> FerbliGame:
-    """Start a match from a history header (FB-R1, FB-R3, table stakes); raises SetupError if it cannot."""
-    if not MIN_PLAYERS <= len(header.players) <= MAX_PLAYERS:
-        raise SetupError(f"Färbeln is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(header.players)}")
-    options = parse_ferbli_options(header.options)
-    if header.chips is None:
+def new_game(setup: GameSetup) -> FerbliGame:
+    """Start a match from a game setup (FB-R1, FB-R3, table stakes); raises SetupError if it cannot."""
+    if not MIN_PLAYERS <= len(setup.players) <= MAX_PLAYERS:
+        raise SetupError(f"Färbeln is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(setup.players)}")
+    options = parse_ferbli_options(setup.options)
+    if setup.chips is None:
         raise SetupError("Färbeln is played for chips: the header needs 'chips', one balance per seat")
-    game = FerbliGame(options, Chips(list(header.chips)), header.dealer)
+    game = FerbliGame(options, Chips(list(setup.chips)), setup.dealer)
     if len(game.playable()) < 2:
         raise SetupError(f"fewer than two seats hold the {options.reserve} chip(s) needed to play a deal")
-    game._start_deal(header.dealer)
+    game._start_deal(setup.dealer)
     return game

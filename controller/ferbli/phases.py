@@ -1,7 +1,6 @@
-"""The phases of one Färbeln deal (rules section C..F), and the moves `legal_moves()` describes."""
+"""The phases of one Färbeln deal (rules section C..F)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 
@@ -25,15 +24,5 @@ class Phase(Enum):
 
 RESPONSES = (Phase.MUS_RESPONSE, Phase.OPENING_RESPONSE, Phase.RAISE_RESPONSE, Phase.BET_RESPONSE)
 DEALING = (Phase.MUS_DECISION, Phase.DEAL_1, Phase.DEAL_2, Phase.BUYING)
+DECIDING = (Phase.OPENING_STAKE, Phase.FIRST_DECISION, Phase.DECISION, Phase.LAST_JOINER)  # `actor` decides
 BUY_DISCARDS = {"upcard": (1,), "replace": (1, 2, 3), "all": (4,), "stand": (0,)}  # FB-R24
-
-
-@dataclass(frozen=True)
-class Move:
-    """One kind of legal event: `amounts` is an inclusive range, `discards` the number of cards to name."""
-
-    type: str
-    seat: int | None = None
-    amounts: tuple[int, int] | None = None
-    option: str | None = None
-    discards: int | None = None

@@ -92,7 +92,7 @@ class FemkortTable(SimulatedTable[FemkortGame]):
             self.hands[self.rng.choice(hand.seats)].pop()
         names = [[self._read(card, options.trump and seat == hand.dealer and position == HAND_SIZE - 1)
                   for position, card in enumerate(cards)] for seat, cards in enumerate(self.hands)]
-        if self.rng.random() < self.shorthand:
+        if self.short or self.rng.random() < self.shorthand:  # a wrong hand size is entered at the console
             self.pending = [{"type": "deal", "hands": names}]
         else:
             self.pending = [{"type": "deal", "seat": seat, "card": names[seat][position]}

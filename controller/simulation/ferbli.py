@@ -1,5 +1,5 @@
 """A random *legal* Färbeln table: the real cards dealt the way a dealer would, players picking among the
-engine's `legal_moves()`. Some cards are dealt unread; the whole round may come as the `hands` shorthand.
+engine's `legal_actions()`. Some cards are dealt unread; the whole round may come as the `hands` shorthand.
 
 Used by the mixed-evening benchmark and the property tests (which add illegal events of their own).
 """
@@ -12,7 +12,7 @@ from typing import Any
 from controller.cards import Card, piquet_deck
 from controller.engine import Event
 from controller.ferbli.game import FerbliGame
-from controller.ferbli.phases import Move as LegalMove, Phase
+from controller.ferbli.phases import Phase
 from controller.history import Header
 from controller.simulation.table import Move, SimulatedTable
 
@@ -71,10 +71,18 @@ class PhysicalTable:
         return texts
 
 
-def legal_event(game: FerbliGame, move: LegalMove, cards: PhysicalTable) -> Event:
-    """The event that makes `move` with the real cards (they leave the talon as the event is written)."""
+def action_kind(action: Event) -> tuple[object, ...]:
+    """What a player chooses: the event type and seat (and a buy's option and number of cards); the
+    amount and the cards come after (the amount at random, the cards from the table)."""
+    return action["type"], action.get("seat"), action.get("option"), len(action.get("discard", ()))
+
+
+def legal_event(game: FerbliGame, action: Event, cards: PhysicalTable) -> Event:
+    """The event that makes the legal `action` with the real cards (they leave the talon as the event is
+    written)."""
     rng = cards.rng
-    if move.type == "deal":
+    kind = action["type"]
+    if kind == "deal":
         if len(game.to_deal) > 1 and rng.random() < cards.shorthand_rate:
             hands: list[list[str | None]] = [[] for _ in range(cards.players)]
             for seat, _ in game.to_deal:
@@ -82,21 +90,20 @@ def legal_event(game: FerbliGame, move: LegalMove, cards: PhysicalTable) -> Even
             return {"type": "deal", "hands": hands}
         seat, face_up = game.to_deal[0]  # FB-R24: the upcard and the fourth card of "all" are dealt face up
         return {"type": "deal", "seat": seat, "card": cards.draw(seat), **({"up": True} if face_up else {})}
-    event: Event = {"type": move.type} if move.seat is None else {"type": move.type, "seat": move.seat}
-    seat = move.seat if move.seat is not None else -1  # the card moves below are all made by a seat
-    if move.amounts is not None:
-        event["amount"] = rng.randint(*move.amounts)
-    if move.type == "buy":
-        event.update(option=move.option, discard=cards.discard(seat, move.discards or 0))
-    elif move.type == "expose":
+    event = dict(action)
+    seat = action.get("seat", -1)  # the card moves below are all made by a seat
+    if kind == "buy":
+        event["discard"] = cards.discard(seat, len(action["discard"]))
+    elif kind == "expose":
         event["cards"] = cards.name(rng.sample(cards.hands[seat], 2))
-    elif move.type == "reveal":
+    elif kind == "reveal":
         event["cards"] = cards.name(cards.hands[seat])
     return event
 
 
 class FerbliTable(SimulatedTable[FerbliGame]):
-    """Chooses among `game.legal_moves()` (a misdeal only rarely) and plays it with the real cards."""
+    """Chooses among the kinds of `game.legal_actions()` (a misdeal only rarely), an amount at random, and
+    plays it with the real cards."""
 
     def __init__(self, game: FerbliGame, rng: random.Random, unread: float = 0.15, shorthand: float = 0.3,
                  misdeal: float = 0.01) -> None:
@@ -105,12 +112,14 @@ class FerbliTable(SimulatedTable[FerbliGame]):
         self.cards.shuffle()
 
     def choose(self) -> Move | None:
-        moves = self.game.legal_moves()
-        if not moves:
+        kinds: dict[tuple[object, ...], list[Event]] = {}
+        for action in self.game.legal_actions():
+            kinds.setdefault(action_kind(action), []).append(action)
+        if not kinds:
             return None
-        weights = [self.misdeal if move.type == "misdeal" else 1.0 for move in moves]
-        move = self.rng.choices(moves, weights)[0]
-        return Move(legal_event(self.game, move, self.cards), self.follow)
+        weights = [self.misdeal if kind[0] == "misdeal" else 1.0 for kind in kinds]
+        chosen = self.rng.choices(list(kinds.values()), weights)[0]
+        return Move(legal_event(self.game, self.rng.choice(chosen), self.cards), self.follow)
 
     def follow(self) -> None:
         """After any accepted event: a new deal (new_hand or misdeal) means the dealer gathers and shuffles."""

@@ -1,0 +1,50 @@
+"""The physical table of the demo: simulated players' moves made with rendered cards, read by the real
+vision (detector and tracker, calibrated as the table is): the cameras report exactly the changes made."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from controller.cribbage.game import Phase, new_game
+from controller.simulation.cribbage import Driver, header
+from controller.simulation.scene.camera import TableCamera
+from controller.simulation.scene.cribbage import CribbagePlayers
+from controller.simulation.scene.stage import DealReader, Stage
+from controller.simulation.scene.table import PhysicalTable
+from vision.watch import SYNTHETIC_STYLE
+
+
+def stage(seats: int, open_deal: bool, seed: int = 0) -> Stage:
+    table = PhysicalTable.laid_out(SYNTHETIC_STYLE, seats, seed)
+    camera = TableCamera(table.calibration(), SYNTHETIC_STYLE, reads=1, votes=1, seed=seed)
+    return Stage(table, camera, DealReader(1, 1, seed) if open_deal else None)
+
+
+@pytest.mark.parametrize("players, open_deal", [(2, True), (3, False)])
+def test_a_whole_cribbage_hand_is_seen_as_it_was_played(players: int, open_deal: bool) -> None:
+    game = new_game(header(players))
+    driver = Driver(game, random.Random(players), shorthand=0.0)
+    table = stage(players, open_deal, seed=players)
+    players_at_table = CribbagePlayers(driver, table.table, open_deal)
+    kinds: Counter[str] = Counter()
+    made: Counter[str] = Counter()
+    while True:
+        move = driver.choose()
+        assert move is not None
+        made[move.event["type"]] += 1
+        for action in players_at_table.actions(move):
+            sensed = table.perform(action)
+            assert Counter(map(str, sensed.seen)) == Counter(map(str, sensed.truth)), action
+            kinds.update(line["type"] for line in sensed.lines)
+        if move.event["type"] == "new_hand":
+            break
+        game.apply(move.event)
+        move.commit()
+    dealt = players * (6 if players == 2 else 5) + (1 if players == 3 else 0)
+    assert kinds["placed"] == 4 * players + 1 + 4 + (dealt if open_deal else 0)  # plays, starter, crib (, reader)
+    assert kinds["face_down"] == 4 + 1  # the crib, card by card, then turned up
+    assert kinds["removed"] == 4 * players + 1 + 4 + (dealt if open_deal else 0)  # the table cleared
+    assert kinds["button"] == made["go"] + 1 + (0 if open_deal else 1)
+    assert table.table.empty()
