@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .engine import Effect, chips_effect
+from .engine import ChipMove, Effect
 
 POT = "pot"
 CARRY = "carry"
@@ -42,11 +42,11 @@ class Chips:
             raise ChipError(f"{_name(source)} holds {self.amount_at(source)} chips, cannot pay {amount}")
         self._add(source, -amount)
         self._add(target, amount)
-        effects = []
+        effects: list[Effect] = []
         if isinstance(source, int):
-            effects.append(chips_effect(source, -amount, reason))
+            effects.append(ChipMove(source, -amount, reason))
         if isinstance(target, int):
-            effects.append(chips_effect(target, amount, reason))
+            effects.append(ChipMove(target, amount, reason))
         return effects
 
     def _add(self, place: Place, amount: int) -> None:

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.firmware",
     "controller.commands.demo",
     "controller.commands.config",
+    "controller.commands.history",
 )
 
 

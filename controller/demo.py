@@ -14,7 +14,7 @@ from typing import Any, Callable, TextIO
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from .cribbage.game import CribbageGame, Phase
-from .engine import Event, IllegalEvent
+from .engine import Event, IllegalEvent, Points
 from .games import new_game
 from .hardware.buzzer import Sound, TableBuzzer
 from .hardware.config import HardwareConfig
@@ -125,10 +125,8 @@ class Demo:
         self.history.append(event)
         self.out(f"  {describe_event(event, self.header.players)}")
         for effect in effects:
-            line = describe_effect(effect, self.header.players)
-            if line:
-                self.out(f"      {line}")
-        if any(e.get("points") == 29 for e in effects):
+            self.out(f"      {describe_effect(effect, self.header.players)}")
+        if any(isinstance(e, Points) and e.points == 29 for e in effects):
             self.hardware.buzzer.play(Sound.TWENTY_NINE)
         if self.game.phase is Phase.GAME_OVER:
             self.hardware.buzzer.play(Sound.WIN)

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol
 
 Event = dict[str, Any]
 """One hand-history event, as read from JSON (see spec/hand-history.md)."""
 
-Effect = dict[str, Any]
-"""What an event caused, JSON-ready: a score, a chip movement, a violation, a phase change."""
 
 
 class IllegalEvent(Exception):
@@ -89,14 +87,155 @@ class Engine(Protocol):
         ...
 
 
-def score_effect(seat: int, points: int, reason: str, **detail: Any) -> Effect:
-    return {"seat": seat, "points": points, "reason": reason, **detail}
+# ----- effects: what an accepted event caused ------------------------------------------------------
+# One class per kind; `to_json()` is the effect as the replay prints it (the hand-history contract).
 
 
-def chips_effect(seat: int, chips: int, reason: str, **detail: Any) -> Effect:
-    """A signed chip movement for one seat: negative = paid."""
-    return {"seat": seat, "chips": chips, "reason": reason, **detail}
+@dataclass(frozen=True)
+class Points:
+    """Points pegged by one seat (cribbage): a card's points, a go, a part of a show, heels, a claim."""
+
+    seat: int
+    points: int
+    reason: str  # "fifteen", "pair", "run", "go", "last_card", "flush", "nobs", "heels", "claim", "muggins", ...
+    cards: tuple[str, ...] | None = None
+    count: int | None = None  # the pegging count after the card
+    show: str | None = None  # "hand" or "crib", for the points of a show
+    owner: int | None = None  # muggins: the seat whose count missed the points
+    breakdown: tuple[dict[str, Any], ...] | None = None  # muggins: the parts that were missed
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat, "points": self.points, "reason": self.reason}
+        if self.cards is not None:
+            out["cards"] = list(self.cards)
+        if self.count is not None:
+            out["count"] = self.count
+        if self.show is not None:
+            out["show"] = self.show
+        if self.owner is not None:
+            out["owner"] = self.owner
+        if self.breakdown is not None:
+            out["breakdown"] = list(self.breakdown)
+        return out
 
 
-def violation_effect(kind: str, seat: int, **detail: Any) -> Effect:
-    return {"violation": kind, "seat": seat, **detail}
+@dataclass(frozen=True)
+class ChipMove:
+    """A signed chip movement for one seat: negative = paid (into the pot), positive = won."""
+
+    seat: int
+    chips: int
+    reason: str  # "stake", "mus", "raise", "bet", "pot", "side_pot", "carry", "kitty", ...
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "chips": self.chips, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken rule proven after the fact (a false go, a revoke in an unread hand): nothing is undone."""
+
+    kind: str  # "false_go", "revoke", "failure_to_head"
+    seat: int
+    details: dict[str, Any] = field(default_factory=dict)  # the card, the count or trick, the rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"violation": self.kind, "seat": self.seat, **self.details}
+
+
+@dataclass(frozen=True)
+class Note:
+    """What happened that moves no chips or points (Femkort): a trick won, the trump, a hand or match result."""
+
+    kind: str  # "trick", "trump", "contenders", "hand_won", "no_winner", "redeal_requested", ...
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"note": self.kind, **self.details}
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    seat: int
+    cards: tuple[str, ...]
+    hand: str  # its name: "three-flush 31 in spades", "pair of aces", "worthless"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "cards": list(self.cards), "hand": self.hand}
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """Färbeln: every hand still in, face up, with its name, before the pots are awarded."""
+
+    hands: tuple[ShownHand, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"showdown": [hand.to_json() for hand in self.hands]}
+
+
+@dataclass(frozen=True)
+class Carried:
+    """Chips that go to the carry for a later deal (Färbeln: every hand worthless, a misdeal)."""
+
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"carry": self.amount, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class TalonReshuffled:
+    """Färbeln: the talon ran out; the earlier buyers' discards were shuffled into a new one."""
+
+    cards: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"talon": "reshuffled", "cards": self.cards}
+
+
+@dataclass(frozen=True)
+class DealOver:
+    """Färbeln: the deal is over, and how: "showdown", "uncalled", "void_mus" or "all_worthless"."""
+
+    how: str
+    hand_winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal_over": self.how, "hand_winner": self.hand_winner}
+
+
+@dataclass(frozen=True)
+class Misdeal:
+    """Färbeln: the deal was declared a misdeal; the same dealer deals again."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"misdeal": True}
+
+
+@dataclass(frozen=True)
+class MatchOver:
+    """Färbeln: the match is over (fewer than two seats can play); the winner, if one seat is left."""
+
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match_over": True, "winner": self.winner}
+
+
+Effect = Points | ChipMove | Violation | Note | Showdown | Carried | TalonReshuffled | DealOver | Misdeal | MatchOver
+"""What an event caused. Consumers match on the class, never on JSON keys."""
+
+
+def effects_json(effects: Iterable[Effect]) -> list[dict[str, Any]]:
+    """The effects as the replay prints them."""
+    return [effect.to_json() for effect in effects]
+
+
+def note(kind: str, **details: Any) -> Note:
+    return Note(kind, details)
+
+
+def violation(kind: str, seat: int, **details: Any) -> Violation:
+    return Violation(kind, seat, details)

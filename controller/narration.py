@@ -1,9 +1,10 @@
 """Plain-language lines for hand-history events and their effects (the demo's log, the dealer's view)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, assert_never
 
-from .engine import Effect, Event
+from .engine import Carried, ChipMove, DealOver, Effect, Event, MatchOver, Misdeal, Note, Points, Showdown, \
+    TalonReshuffled, Violation
 
 
 def _cards(cards: Sequence[str | None]) -> str:
@@ -37,15 +38,49 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     return f"{who if 'seat' in event else ''} {kind} {details}".strip()
 
 
-def describe_effect(effect: Effect, names: Sequence[str]) -> str | None:
-    """One line for a score, a chip movement or a violation; None for bookkeeping effects."""
-    who = names[effect["seat"]] if isinstance(effect.get("seat"), int) else "?"
-    cards = f" ({_cards(effect['cards'])})" if effect.get("cards") else ""
-    if "points" in effect:
-        return f"+{effect['points']} {who}: {effect.get('reason', '')}{cards}"
-    if "chips" in effect:
-        return f"{effect['chips']:+d} chips {who}: {effect.get('reason', '')}"
-    if "violation" in effect:
-        extra: dict[str, Any] = {k: v for k, v in effect.items() if k not in ("violation", "seat")}
-        return f"VIOLATION {effect['violation']} by {who} {extra}"
-    return None
+def describe_effect(effect: Effect, names: Sequence[str]) -> str:
+    """One line for any effect: a score, a chip movement, a violation, a note, a showdown, a deal's end."""
+    def who(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "nobody"
+
+    match effect:
+        case Points():
+            cards = f" ({_cards(effect.cards)})" if effect.cards else ""
+            return f"+{effect.points} {who(effect.seat)}: {effect.reason}{cards}"
+        case ChipMove():
+            return f"{effect.chips:+d} chips {who(effect.seat)}: {effect.reason}"
+        case Violation():
+            return f"VIOLATION {effect.kind} by {who(effect.seat)} {effect.details}"
+        case Note():
+            return _NOTES[effect.kind](effect.details, who)
+        case Showdown():
+            return "showdown: " + "; ".join(f"{who(h.seat)} {_cards(h.cards)} ({h.hand})" for h in effect.hands)
+        case Carried():
+            return f"{effect.amount} chips carried to the next deal: {effect.reason}"
+        case TalonReshuffled():
+            return f"the talon ran out: {effect.cards} discards reshuffled"
+        case DealOver():
+            won = "" if effect.hand_winner is None else f", won by {who(effect.hand_winner)}"
+            return f"deal over ({effect.how}){won}"
+        case Misdeal():
+            return "misdeal: the same dealer deals again"
+        case MatchOver():
+            return "match over: " + ("no winner" if effect.winner is None else f"{who(effect.winner)} wins")
+    assert_never(effect)
+
+
+Details = dict[str, Any]
+Who = Callable[[int | None], str]
+
+_NOTES: dict[str, Callable[[Details, Who], str]] = {
+    "trick": lambda d, who: f"trick {d['trick']} to {who(d['winner'])} ({_cards(d['cards'])})",
+    "trump": lambda d, who: f"trump: {d['card']} ({d['suit']})",
+    "contenders": lambda d, who: "the last trick is played by " + ", ".join(who(s) for s in d["seats"]),
+    "hand_won": lambda d, who: f"hand {d['hand']} won by {who(d['winner'])}",
+    "no_winner": lambda d, who: f"hand {d['hand']} has no winner: hand sizes {d['sizes']}; the pot is carried",
+    "redeal_requested": lambda d, who: f"{who(d['by'])} asks for a redeal",
+    "redeal_declined": lambda d, who: f"{who(d['by'])} declines the redeal",
+    "redeal": lambda d, who: f"agreed: {who(d['dealer'])} deals again",
+    "decider": lambda d, who: f"a decider ({d['cause']}) between " + ", ".join(who(s) for s in d["seats"]),
+    "match_won": lambda d, who: f"match won by {who(d['winner'])} ({d['cause']})",
+}

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from .engine import IllegalEvent, SetupError
+from .engine import IllegalEvent, SetupError, effects_json
 from .games import new_game
 from .history import Header, HistoryError, HistoryLine
 
@@ -20,5 +20,5 @@ def replay(header: Header, lines: list[HistoryLine]) -> Iterator[dict[str, Any]]
         except IllegalEvent as error:
             yield {"n": line.number, "ok": False, "error": str(error)}
         else:
-            yield {"n": line.number, "ok": True, "effects": effects}
+            yield {"n": line.number, "ok": True, "effects": effects_json(effects)}
     yield {"type": "summary", "game": header.game, **engine.summary()}

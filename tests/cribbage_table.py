@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from controller.cribbage.game import CribbageGame, new_game
-from controller.engine import IllegalEvent
+from controller.engine import IllegalEvent, effects_json
 from controller.history import Header
 
 
@@ -16,10 +16,10 @@ def make(players: int = 2, dealer: int = 0, chips: Any = None, **options: Any) -
 
 
 def run(game: CribbageGame, *events: dict[str, Any]) -> list[dict[str, Any]]:
-    """Apply events in order; return all their effects."""
+    """Apply events in order; return all their effects, as the replay prints them."""
     effects: list[dict[str, Any]] = []
     for event in events:
-        effects += game.apply(event)
+        effects += effects_json(game.apply(event))
     return effects
 
 

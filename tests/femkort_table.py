@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from controller.engine import Effect, IllegalEvent
+from controller.engine import IllegalEvent, effects_json
+
+EffectJson = dict[str, Any]  # an effect as the replay prints it
 from controller.femkort import FemkortGame, new_game
 from controller.history import Header
 
@@ -23,8 +25,8 @@ class Table:
     def chips(self) -> list[int]:
         return self.game.state.chips.balances
 
-    def ok(self, event: dict[str, Any]) -> list[Effect]:
-        effects = self.game.apply(event)
+    def ok(self, event: dict[str, Any]) -> list[EffectJson]:
+        effects = effects_json(self.game.apply(event))
         assert self.game.state.chips.total == self.total
         return effects
 
@@ -34,44 +36,44 @@ class Table:
             self.game.apply(event)
         assert self.game.state == before
 
-    def deal(self, *hands: str | list[str | None]) -> list[Effect]:
+    def deal(self, *hands: str | list[str | None]) -> list[EffectJson]:
         cards = [h.split() if isinstance(h, str) else h for h in hands]
         return self.ok({"type": "deal", "hands": cards})
 
-    def play(self, seat: int, card: str) -> list[Effect]:
+    def play(self, seat: int, card: str) -> list[EffectJson]:
         return self.ok({"type": "play", "seat": seat, "card": card})
 
-    def run(self, cards: str) -> list[Effect]:
+    def run(self, cards: str) -> list[EffectJson]:
         """Play these cards in turn order (whoever is to play); return all effects."""
-        effects: list[Effect] = []
+        effects: list[EffectJson] = []
         for card in cards.split():
             seat = self.game.to_act()
             assert seat is not None, f"nobody is to play {card}"
             effects += self.play(seat, card)
         return effects
 
-    def play_trick(self) -> list[Effect]:
+    def play_trick(self) -> list[EffectJson]:
         """Complete the current trick with the first legal card of each player in turn."""
-        effects: list[Effect] = []
+        effects: list[EffectJson] = []
         for _ in self.game.state.hand.order[len(self.game.state.hand.trick):]:
             seat = self.game.to_act()
             assert seat is not None
             effects += self.play(seat, str(self.game.legal_plays(seat)[0]))
         return effects
 
-    def play_out(self) -> list[Effect]:
+    def play_out(self) -> list[EffectJson]:
         """Finish the hand with the first legal card of whoever is to play."""
-        effects: list[Effect] = []
+        effects: list[EffectJson] = []
         while (seat := self.game.to_act()) is not None and self.game.state.hand.started:
             effects += self.play(seat, str(self.game.legal_plays(seat)[0]))
         return effects
 
 
-def chip_moves(effects: list[Effect]) -> list[tuple[int, int, str]]:
+def chip_moves(effects: list[EffectJson]) -> list[tuple[int, int, str]]:
     return [(e["seat"], e["chips"], e["reason"]) for e in effects if "chips" in e]
 
 
-def notes(effects: list[Effect], kind: str) -> list[Effect]:
+def notes(effects: list[EffectJson], kind: str) -> list[EffectJson]:
     return [e for e in effects if e.get("note") == kind]
 
 

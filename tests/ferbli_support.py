@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from controller.engine import Effect, Event, IllegalEvent
+from controller.engine import Event, IllegalEvent, effects_json
 from controller.ferbli.game import FerbliGame, new_game
 from controller.history import Header
 
@@ -18,12 +18,13 @@ def table(players: int = 3, chips: int | list[int] = 100, dealer: int = 0, **opt
     return new_game(Header("ferbli", NAMES[:players], dealer, {"min": 1, "max": 10, **options}, tuple(balances)))
 
 
-def play(game: FerbliGame, *events: Event) -> list[Effect]:
-    """Apply events that must be accepted; the chip total must not change. Returns the last event's effects."""
+def play(game: FerbliGame, *events: Event) -> list[dict[str, Any]]:
+    """Apply events that must be accepted; the chip total must not change. Returns the last event's effects
+    as the replay prints them."""
     total = game.chips.total
-    effects: list[Effect] = []
+    effects: list[dict[str, Any]] = []
     for event in events:
-        effects = game.apply(event)
+        effects = effects_json(game.apply(event))
         assert game.chips.total == total, f"chips not conserved after {event}"
     return effects
 
@@ -38,7 +39,7 @@ def rejected(game: FerbliGame, event: Event, fragment: str) -> str:
     return str(info.value)
 
 
-def chips_of(effects: list[Effect]) -> dict[tuple[int, str], int]:
+def chips_of(effects: list[dict[str, Any]]) -> dict[tuple[int, str], int]:
     """Chip movements of a list of effects, summed per (seat, reason)."""
     moves: dict[tuple[int, str], int] = {}
     for effect in effects:

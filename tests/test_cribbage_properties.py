@@ -19,7 +19,7 @@ from controller.cards import Card, full_deck
 from controller.cribbage.game import CribbageGame, Phase, new_game
 from controller.cribbage.pegging import fits
 from controller.cribbage.scoring import score_show
-from controller.engine import IllegalEvent
+from controller.engine import IllegalEvent, Points
 
 CONFIGS = [
     (2, {}), (3, {}), (4, {}), (2, {"five_card": True}), (2, {"muggins": True}),
@@ -109,12 +109,12 @@ def play_game(players: int, options: dict[str, Any], seed: int, unread: float) -
         effects = game.apply(move.event)  # every legal action is accepted
         move.commit()
         for effect in effects:
-            if "points" in effect:
-                assert effect["points"] > 0
-                effect_points[game.layout.side(effect["seat"])] += effect["points"]
-                if "show" in effect and effect["reason"] != "muggins":
-                    key = (effect["seat"], effect["show"] == "crib")
-                    counts[key] = counts.get(key, 0) + effect["points"]
+            if isinstance(effect, Points):
+                assert effect.points > 0
+                effect_points[game.layout.side(effect.seat)] += effect.points
+                if effect.show is not None and effect.reason != "muggins":
+                    key = (effect.seat, effect.show == "crib")
+                    counts[key] = counts.get(key, 0) + effect.points
         # Scores move only through effects, and never backwards.
         assert all(a <= b for a, b in zip(scores_before, game.state.scores))
         if not driver.pending:  # mid-deal, the truth already holds the whole deal

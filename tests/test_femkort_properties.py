@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cards import Card, Suit, full_deck
-from controller.engine import IllegalEvent
+from controller.engine import IllegalEvent, Violation, effects_json
 from controller.femkort import FemkortGame, new_game
 from controller.femkort.hand import dealt_count
 from controller.femkort.state import Phase
@@ -123,7 +123,7 @@ class Driver:
             return False
         assert expected is not False, f"{move.event} accepted"
         move.commit()
-        json.dumps(effects)
+        json.dumps(effects_json(effects))
         state = self.game.state
         assert state.chips.total == self.total and min(state.chips.balances) >= 0
         assert state.chips.pot >= 0 and state.chips.carry >= 0
@@ -267,7 +267,7 @@ def test_unread_hands_report_each_revoke_when_proven(players: int, seed: int, op
         card = rnd.choice(legal if rnd.random() < 0.6 else hand)
         expected = expected_proofs(history[seat], seat, card, opts, reported)
         effects = game.apply({"type": "play", "seat": seat, "card": str(card)})  # never refused: unknowable
-        got = {(e["seat"], e["trick"], e["violation"]) for e in effects if "violation" in e}
+        got = {(e.seat, e.details["trick"], e.kind) for e in effects if isinstance(e, Violation)}
         assert got == expected
         reported |= {(s, t) for s, t, _ in got}
         history[seat].append((ref.number, list(hand), [c for _, c in ref.trick], card))

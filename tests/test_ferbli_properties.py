@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.cards import Card
-from controller.engine import Effect, Event, IllegalEvent
+from controller.engine import ChipMove, Effect, Event, IllegalEvent, Showdown
 from controller.ferbli.game import FerbliGame
 from controller.ferbli.hands import evaluate
 from controller.ferbli.phases import Phase
@@ -53,13 +53,13 @@ def check_invariants(game: FerbliGame, total: int) -> None:
 
 def check_showdown(game: FerbliGame, effects: list[Effect]) -> None:
     """The main pot goes to the best shown hand, nearest the dealer's left on a tie; all worthless: carry."""
-    shown = next((e["showdown"] for e in effects if "showdown" in e), None)
+    shown = next((e.hands for e in effects if isinstance(e, Showdown)), None)
     if shown is None:
         return
-    values = [(evaluate(Card.parse(c) for c in entry["cards"]), entry["seat"]) for entry in shown]
+    values = [(evaluate(Card.parse(c) for c in hand.cards), hand.seat) for hand in shown]
     best = max(value for value, _ in values)
     first_best = next(seat for value, seat in values if value == best)
-    main = [e["seat"] for e in effects if e.get("reason") == "pot"]
+    main = [e.seat for e in effects if isinstance(e, ChipMove) and e.reason == "pot"]
     assert main == ([] if best.worthless else [first_best])
 
 

@@ -9,15 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibration import Calibration
+from vision.calibration import Calibration, default_zones
 from vision.detect import Detector
-from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
 from vision.observations import FaceDownCount, TableChange
+from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
 from vision.tracking import TableTracker
 
 STYLE = SceneStyle(size=(640, 360), card_width=60)  # small frames keep the file to a few seconds
 W, H = STYLE.size
-CRIB = (0.39 * W, 0.5 * H)  # the middle of the default crib zone
+CRIB = tuple(float(v) for v in np.mean(default_zones(STYLE.size)["crib"], axis=0))  # the middle of the crib zone
 SKIN = (125, 160, 215)  # BGR
 # Each toss onto the crib: offset (px) from the first card and angle (degrees): a loosely squared pile.
 TOSSES = [(0, 0, 3), (5, -3, -6), (-4, 4, 9), (3, 5, -2)]

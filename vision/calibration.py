@@ -83,9 +83,12 @@ class Calibration:
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
         if cal.card_width_px <= 0 or cal.card_height_px <= 0:
             raise ValueError(f"bad calibration file {path}: card size must be positive")
-        unknown = [name for name in cal.zones if name not in ZONES]
-        if unknown:
-            raise ValueError(f"bad calibration file {path}: unknown zone {unknown[0]!r} (zones: {', '.join(ZONES)})")
+        for name, polygon in cal.zones.items():
+            if name not in ZONES:
+                raise ValueError(f"bad calibration file {path}: unknown zone {name!r} (zones: {', '.join(ZONES)})")
+            if len(polygon) < 3:
+                raise ValueError(f"bad calibration file {path}: zone {name!r} needs 3 or more corners [x, y], "
+                                 f"got {len(polygon)}")
         return cal
 
 
@@ -120,19 +123,44 @@ def measure_card(empty: np.ndarray, with_card: np.ndarray) -> tuple[float, float
     return float(short), float(long)
 
 
+# Seats per side of the frame (bottom, left, top, right), numbered clockwise as seen from above from the
+# bottom: a top or bottom band takes up to three seats side by side, a side band one.
+_SEATS_PER_SIDE = {2: (1, 0, 1, 0), 3: (1, 1, 0, 1), 4: (1, 1, 1, 1), 5: (2, 1, 1, 1), 6: (2, 1, 2, 1),
+                   7: (3, 1, 2, 1), 8: (3, 1, 3, 1)}
+SIDE_BAND = 0.18  # of the frame's width: a side seat, a card lying across it and a row of five along it
+EDGE_BAND = 0.30  # of the frame's height: a top or bottom seat, an upright card and room to fan
+
+
 def default_zones(size: tuple[int, int], seats: int = 4) -> dict[str, Polygon]:
-    """Seat play areas around the edge, crib and starter in the middle, trick area, shoe reader corner."""
+    """Zones of an overhead frame for 2..8 seats: each seat a band along the frame's edge in front of its
+    player (seat-1 at the bottom, then clockwise), and across the middle, left to right, the deck, the
+    starter, the crib and the centre. At 9.6 card widths across the frame (960 px, 100 px cards) a seat of
+    up to four holds five cards in a row; more seats want about 12.8 (1280 px, 100 px cards), where each
+    holds four fanned (`tests/test_vision_zones.py`)."""
+    if seats not in _SEATS_PER_SIDE:
+        raise ValueError(f"seats must be {min(_SEATS_PER_SIDE)}..{max(_SEATS_PER_SIDE)}, got {seats}")
     w, h = size
 
     def box(x0: float, y0: float, x1: float, y1: float) -> Polygon:
         return [[x0 * w, y0 * h], [x1 * w, y0 * h], [x1 * w, y1 * h], [x0 * w, y1 * h]]
 
-    edges = [box(0.25, 0.70, 0.75, 1.0), box(0.0, 0.25, 0.22, 0.75), box(0.25, 0.0, 0.75, 0.30),
-             box(0.78, 0.25, 1.0, 0.75)]
-    zones = {seat_zone(i): edges[i] for i in range(min(seats, 4))}
-    zones.update({"crib": box(0.30, 0.35, 0.48, 0.65), "starter": box(0.52, 0.35, 0.62, 0.65),
-                  "centre": box(0.62, 0.35, 0.76, 0.65), "deck": box(0.0, 0.0, 0.2, 0.22)})
+    bottom, left, top, right = _SEATS_PER_SIDE[seats]
+    x0, x1 = (SIDE_BAND if left else 0.0), (1 - SIDE_BAND if right else 1.0)  # the top and bottom bands' span
+    # clockwise: the bottom band right to left, the left one upwards, the top left to right, the right downwards
+    boxes = ([box(lo, 1 - EDGE_BAND, hi, 1.0) for lo, hi in reversed(_split(x0, x1, bottom))]
+             + [box(0.0, lo, SIDE_BAND, hi) for lo, hi in reversed(_split(0.0, 1.0, left))]
+             + [box(lo, 0.0, hi, EDGE_BAND) for lo, hi in _split(x0, x1, top)]
+             + [box(1 - SIDE_BAND, lo, 1.0, hi) for lo, hi in _split(0.0, 1.0, right)])
+    zones = {seat_zone(i): poly for i, poly in enumerate(boxes)}
+    y0, y1 = EDGE_BAND, 1 - EDGE_BAND
+    zones.update({"deck": box(0.19, y0, 0.33, y1), "starter": box(0.33, y0, 0.46, y1),
+                  "crib": box(0.46, y0, 0.63, y1), "centre": box(0.63, y0, 0.81, y1)})
     return zones
+
+
+def _split(lo: float, hi: float, parts: int) -> list[tuple[float, float]]:
+    step = (hi - lo) / parts if parts else 0.0
+    return [(lo + k * step, lo + (k + 1) * step) for k in range(parts)]
 
 
 def calibrate(empty: np.ndarray, with_card: np.ndarray, seats: int = 4) -> Calibration:

@@ -21,7 +21,7 @@ from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import grab, load_image
 from vision.synthetic import scene_calibration
-from vision.tracking import TableTracker
+from vision.tracking import ReaderTracker, TableTracker
 from vision.observations import observation_to_json
 from vision.watch import SYNTHETIC_STYLE, Watcher, open_source, stop_on_signals
 
@@ -173,8 +173,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     cal = _calibration(args) or (scene_calibration(SYNTHETIC_STYLE) if synthetic else None)
     _warn_of_scale(cal)
     detector = Detector(_recognizer(args, cal), cal)
-    # no calibration, no zones: every card lands in tracking.OFF_ZONE ("table"), the whole frame
-    tracker = TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n)
+    # the deal reader's whole frame is its zone; no calibration, no zones: every card lands in
+    # OFF_ZONE ("table"), the whole frame
+    tracker = (ReaderTracker(detector.detect, k=args.k, n=args.n) if args.reader
+               else TableTracker(detector.detect, cal.zones if cal else {}, k=args.k, n=args.n))
     watcher = Watcher(open_source(args.source, _camera_size(args)), tracker, max_frames=args.max_frames, fps=args.fps,
                       check=detector.check)
     try:
@@ -243,7 +245,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
     p.add_argument("--empty", required=True, help="frame of the empty table")
     p.add_argument("--card", required=True, help="same view with one card lying on the table")
-    p.add_argument("--seats", type=int, default=4)
+    p.add_argument("--seats", type=int, default=4, help="players around the table, 2..8 (the default zones)")
     p.add_argument("--out", default="calibration.json")
     p.set_defaults(func=_guard(cmd_calibrate))
 
@@ -274,6 +276,9 @@ def register(subparsers: Any) -> None:
     common(p, json_flag=False)
     p.add_argument("--size", help="ask the camera for WIDTHxHEIGHT, e.g. 1280x720 (default: picamera2 1280x720, "
                                   "a webcam its own); calibrate at the same size")
+    p.add_argument("--reader", action="store_true",
+                   help="the source is the deal reader: each card shown to it is placed in the zone 'reader' "
+                        "(its whole frame; a calibration gives only the card scale)")
     p.add_argument("--k", type=int, default=3, help="an item counts when seen in k of the last n reads")
     p.add_argument("--n", type=int, default=5, help="reads per settled scene")
     p.add_argument("--max-frames", type=int, help="stop after this many good frames")

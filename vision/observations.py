@@ -177,7 +177,8 @@ def _card(data: dict[str, Any], unknown_allowed: bool) -> str:
     if card in CARD_NAMES or (unknown_allowed and card == UNKNOWN_CARD):
         return str(card)
     also = f' or "{UNKNOWN_CARD}"' if unknown_allowed else ""
-    raise ObservationError(f"field 'card': {_show(card)} is not a card (rank A 2..10 J Q K, suit S H D C: QS, 10H){also}")
+    raise ObservationError(f"field 'card': {_show(card)} is not a card "
+                           f"(rank A 2..10 J Q K, suit S H D C: QS, 10H){also}")
 
 
 def _count(data: dict[str, Any]) -> int:

@@ -5,7 +5,7 @@ demo, the tests and the benchmark, with exact ground truth.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.calibration import Calibration, default_zones, table_colour
+from vision.calibration import Calibration, Polygon, default_zones, table_colour
 from vision.sources import Frame
 
 FACES = Path(__file__).with_name("assets") / "faces.npz"
@@ -141,6 +141,28 @@ def render(cards: list[PlacedCard], style: SceneStyle = SceneStyle(), seed: int 
     return np.clip(canvas, 0, 255).astype(np.uint8), quads
 
 
+def cards_in_zone(cards: Sequence[str], zone: Polygon, style: SceneStyle = SceneStyle(), spread: float = 0.6,
+                  face_up: bool = True) -> list[PlacedCard]:
+    """`cards` laid in a row through the middle of `zone` (a polygon in image pixels, as calibrated),
+    `spread` card widths apart (0.6 a row overlapping a little, 0.35 a fan, 0 a pile), later ones on top;
+    in table-plane coordinates, for `render`."""
+    to_table = np.linalg.inv(camera_homography(style))
+    flat = cv2.perspectiveTransform(np.array([zone], np.float32), to_table)[0]
+    box = cv2.boxPoints(cv2.minAreaRect(flat))
+    centre = box.mean(axis=0)
+    short, long = sorted((box[1] - box[0], box[2] - box[1]), key=lambda v: float(np.hypot(*v)))
+    # a row along the zone's long side, unless it is shorter than a card is long (one card, a pile): then
+    # across, so that the cards' long side lies along the zone's
+    row_length = 1 + spread * (len(cards) - 1)
+    side = long if row_length > FACE_H / FACE_W else short
+    along = side / np.hypot(*side)
+    if along[0] < 0 or (along[0] == 0 and along[1] < 0):  # one way along, whichever corner minAreaRect starts at
+        along = -along
+    angle = float(np.degrees(np.arctan2(along[1], along[0])))
+    spots = centre + np.outer(np.arange(len(cards)) - (len(cards) - 1) / 2, along * spread * style.card_width)
+    return [PlacedCard(card, float(x), float(y), angle, face_up) for card, (x, y) in zip(cards, spots)]
+
+
 def random_layout(n: int, style: SceneStyle = SceneStyle(), seed: int = 0, face_down: int = 0,
                   names: list[str] | None = None) -> list[PlacedCard]:
     """n separated face-up cards (distinct, drawn from `names`, default all 52) plus `face_down` backs,
@@ -196,9 +218,9 @@ class SyntheticSceneSource:
         self.exhausted = True
 
 
-def scene_calibration(style: SceneStyle) -> Calibration:
+def scene_calibration(style: SceneStyle, seats: int = 4) -> Calibration:
     """The calibration of rendered scenes, known exactly: their card size, their empty table's colour,
-    and the default zones."""
+    and the default zones for `seats` players."""
     lab, std = table_colour(render([], style)[0])
     return Calibration(style.size, style.card_width, style.card_width * FACE_H / FACE_W, lab, std,
-                       default_zones(style.size))
+                       default_zones(style.size, seats))

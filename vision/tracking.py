@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.covered import CoveredCards
 from vision.detect import Detection, FaceDownGroup
-from vision.observations import (OFF_ZONE, UNKNOWN_CARD, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount,
+from vision.observations import (OFF_ZONE, READER, UNKNOWN_CARD, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount,
                                  TableChange, UnknownCards)
 from vision.readings import UNKNOWN, CardReading
 
@@ -260,3 +260,22 @@ class TableTracker:
         obs = diff_states(self.state, voted)
         self.state = voted
         return obs + new_dups
+
+
+class ReaderTracker(TableTracker):
+    """The deal reader: a second, small camera whose whole frame is the zone `reader`. Each card shown to
+    it and held still is `placed` in `reader` (the k-th one the k-th card dealt), and `removed` when it
+    is taken away; one shown but not read is placed as `unknown`. Settling and voting as on the table."""
+
+    def __init__(self, detect: Callable[[np.ndarray], Detection], k: int = 3, n: int = 5,
+                 settle_frames: int = 2) -> None:
+        super().__init__(detect, {}, k, n, settle_frames)  # no zones: every card is OFF_ZONE, renamed
+
+    def process(self, frame: np.ndarray) -> list[TableChange]:
+        return [_on_reader(obs) for obs in super().process(frame)]
+
+
+def _on_reader(obs: TableChange) -> TableChange:
+    if isinstance(obs, DuplicateCard):
+        return replace(obs, zones=(READER,) * len(obs.zones))
+    return replace(obs, zone=READER)

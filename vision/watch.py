@@ -18,8 +18,9 @@ import numpy as np
 
 from vision.sources import (Frame, FrameSource, ImageFolderSource, Picamera2Source, VideoCaptureSource,
                             check_frame)
-from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, card_names
-from vision.observations import CameraStatus, Observation
+from vision.calibration import default_zones
+from vision.synthetic import PlacedCard, SceneStyle, SyntheticSceneSource, card_names, cards_in_zone
+from vision.observations import CameraStatus, Observation, seat_zone
 from vision.tracking import TableTracker
 
 # The scripted game's look: smaller than a real 1280x720 camera, since the source adds fresh sensor noise
@@ -30,16 +31,15 @@ SYNTHETIC_HOLD = 8
 
 
 def synthetic_game(seed: int = 0, style: SceneStyle = SYNTHETIC_STYLE) -> list[list[PlacedCard]]:
-    """A short scripted hand on the default zones (calibration.default_zones): two cards played in
-    seat 1, two face down to the crib and the starter turned, then seat 1's cards gathered. The seed
-    picks the cards."""
-    w, h = style.size
+    """A short scripted hand on the default zones of four seats (calibration.default_zones): two cards
+    played in seat 1, two face down to the crib and the starter turned, then seat 1's cards gathered.
+    The seed picks the cards."""
+    zones = default_zones(style.size)
     a, b, starter = (str(c) for c in np.random.default_rng(seed).permutation(card_names())[:3])
-    first = PlacedCard(a, 0.42 * w, 0.83 * h, 4)
-    second = PlacedCard(b, 0.58 * w, 0.83 * h, -6)
-    crib = [PlacedCard("", 0.35 * w, 0.5 * h, 2, face_up=False), PlacedCard("", 0.43 * w, 0.52 * h, 8, face_up=False)]
-    turned = PlacedCard(starter, 0.57 * w, 0.5 * h, -3)
-    return [[first], [first, second], [first, second, *crib, turned], [*crib, turned]]
+    first, second = cards_in_zone([a, b], zones[seat_zone(0)], style, spread=1.2)
+    crib = cards_in_zone(["", ""], zones["crib"], style, face_up=False)
+    turned = cards_in_zone([starter], zones["starter"], style)
+    return [[first], [first, second], [first, second, *crib, *turned], [*crib, *turned]]
 
 
 class VideoFileSource(VideoCaptureSource):

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..actions import card_subsets, new_hand_actions, per_card, per_subset
 from ..cards import Card, full_deck
-from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, score_effect, violation_effect
+from ..engine import Effect, Event, GameSetup, IllegalEvent, Points, SetupError, Violation, effects_json, violation
 from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
 from ..holding import Holding
@@ -95,7 +95,7 @@ class CribbageState:
     scores: list[int]  # per side: the front peg
     backs: list[int]  # per side: the back peg (CR-15)
     winner: int | None = None
-    violations: list[Effect] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
     pending: list[Effect] = field(default_factory=list)  # game-start effects, reported on the first event
 
 
@@ -117,8 +117,7 @@ class CribbageGame:
         if self.layout.start_bonus:
             # V-five-card: pone pegs "three for last" as the game starts.
             start: list[Effect] = []
-            self._award(start, [score_effect(self._next_seat(dealer), self.layout.start_bonus,
-                                             "three_for_last")])
+            self._award(start, [Points(self._next_seat(dealer), self.layout.start_bonus, "three_for_last")])
             self.state.pending = start
 
     # ----- the Engine protocol -------------------------------------------------------------------
@@ -139,7 +138,7 @@ class CribbageGame:
         return {
             "scores": list(state.scores), "chips": None, "pot": None, "carry": None,
             "hand_over": state.phase in (Phase.HAND_OVER, Phase.GAME_OVER), "hand_winner": None,
-            "winner": state.winner, "violations": list(state.violations), "skunk": skunk,
+            "winner": state.winner, "violations": effects_json(state.violations), "skunk": skunk,
             "match_points": None if skunk is None else self.options.match_points(skunk),
             "pegs": self.pegs(),
         }
@@ -361,7 +360,7 @@ class CribbageGame:
         hand.seen.add(card)
         effects: list[Effect] = []
         if card.rank == JACK:  # CR-5: his heels, which may win the game on the spot
-            self._award(effects, [score_effect(hand.dealer, HEELS, "heels", cards=[str(card)])])
+            self._award(effects, [Points(hand.dealer, HEELS, "heels", cards=(str(card),))])
             if self.state.winner is not None:
                 return effects
         self.state.phase = Phase.PLAY
@@ -383,7 +382,7 @@ class CribbageGame:
         hand.series.append(card)
         hand.count += count_value(card)
         hand.last_player = seat
-        unit = [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards], count=hand.count)
+        unit: list[Points] = [Points(seat, p.points, p.reason, cards=_names(p.cards), count=hand.count)
                 for p in play_points(hand.series, hand.count)]
         following = None if hand.count == LIMIT else self._next_actor(seat)
         if following is None:
@@ -479,11 +478,11 @@ class CribbageGame:
         else:
             where = "crib" if count[1] else "hand"
             if points:
-                self._award(effects, [score_effect(count[0], points, "claim", show=where)])
+                self._award(effects, [Points(count[0], points, "claim", show=where)])
             if self.state.winner is None:
-                missed = [part.to_json() for part in show.parts]
-                self._award(effects, [score_effect(taker, show.total - points, "muggins", show=where,
-                                                   owner=count[0], breakdown=missed)])
+                missed = tuple(part.to_json() for part in show.parts)
+                self._award(effects, [Points(taker, show.total - points, "muggins", show=where, owner=count[0],
+                                             breakdown=missed)])
         if self.state.winner is None:
             self.state.hand.shown += 1
             self._advance_show(effects)
@@ -513,13 +512,13 @@ class CribbageGame:
     def _play_over(self) -> bool:
         return self.layout.single_series or not any(s.holding.size for s in self.state.hand.seats)
 
-    def _series_point(self) -> list[Effect]:
+    def _series_point(self) -> list[Points]:
         """CR-7: nobody can lay: 1 for the go, or for the last card of the play (none after 31)."""
         hand = self.state.hand
         assert hand.last_player is not None  # a go at count 0 is refused, so every series has a card laid
         if hand.count == LIMIT:
             return []
-        return [score_effect(hand.last_player, 1, "last_card" if self._play_over() else "go", count=hand.count)]
+        return [Points(hand.last_player, 1, "last_card" if self._play_over() else "go", count=hand.count)]
 
     def _reset_series(self, effects: list[Effect]) -> None:
         """The count resets and the seat after the last card's player leads; or the play is over."""
@@ -553,12 +552,12 @@ class CribbageGame:
         assert starter is not None  # the show comes after the starter
         return score_show(cards, starter, crib=count[1])
 
-    def _award(self, effects: list[Effect], unit: list[Effect]) -> None:
+    def _award(self, effects: list[Effect], unit: list[Points]) -> None:
         """Peg one announcement (one card's points, one count): CR-13 ends the game when a side gets there."""
         moved: dict[int, int] = {}
         for effect in unit:
-            side = self.layout.side(effect["seat"])
-            moved[side] = moved.get(side, 0) + effect["points"]
+            side = self.layout.side(effect.seat)
+            moved[side] = moved.get(side, 0) + effect.points
             effects.append(effect)
         for side, points in moved.items():
             self.state.backs[side] = self.state.scores[side]  # CR-15: the back peg leapfrogs
@@ -607,9 +606,9 @@ class CribbageGame:
             fitting = [c for c in cards if claim.seat == seat and count_value(c) <= claim.room]
             if fitting:
                 hand.go_claims.remove(claim)
-                violation = violation_effect("false_go", seat, card=str(fitting[0]), count=claim.count)
-                self.state.violations.append(violation)
-                effects.append(violation)
+                false_go = violation("false_go", seat, card=str(fitting[0]), count=claim.count)
+                self.state.violations.append(false_go)
+                effects.append(false_go)
 
     def _event_count(self, event: Event) -> Count:
         seat = event_seat(event, self.players)
@@ -678,12 +677,16 @@ def _optional_cards(event: Event) -> list[Card | None]:
     return cards
 
 
-def _show_effects(count: Count, show: ShowScore) -> list[Effect]:
+def _show_effects(count: Count, show: ShowScore) -> list[Points]:
     """One score effect per breakdown part (CR-12)."""
     seat, crib = count
     where = "crib" if crib else "hand"
-    return [score_effect(seat, p.points, p.reason, cards=[str(c) for c in p.cards], show=where)
+    return [Points(seat, p.points, p.reason, cards=_names(p.cards), show=where)
             for p in show.parts]
+
+
+def _names(cards: Iterable[Card]) -> tuple[str, ...]:
+    return tuple(str(card) for card in cards)
 
 
 def _reveal_action(count: Count, cards: list[str | None]) -> Event:

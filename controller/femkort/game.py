@@ -21,12 +21,12 @@ from typing import Any, Callable
 from ..actions import new_hand_actions, per_card
 from ..cards import Card, full_deck
 from ..chips import CARRY, POT, Chips
-from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
+from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, effects_json, note
 from ..events import event_card, event_handler, event_hands, event_seat, optional_card, require_int
 from ..options import parse_options
 from . import hand as hands
 from .options import HAND_SIZE, MAX_PLAYERS, FemkortOptions
-from .state import MatchState, Phase, note
+from .state import MatchState, Phase
 
 
 DECK = full_deck()
@@ -54,7 +54,7 @@ class FemkortGame:
         s = self.state
         return {"scores": None, "chips": list(s.chips.balances), "pot": s.chips.pot, "carry": s.chips.carry,
                 "hand_over": self.hand_over, "hand_winner": s.hand_winner, "winner": s.winner,
-                "violations": list(s.violations), "pots_won": list(s.pots_won)}
+                "violations": effects_json(s.violations), "pots_won": list(s.pots_won)}
 
     # ---- queries ------------------------------------------------------------------------------------
 
@@ -255,7 +255,7 @@ class FemkortGame:
         s.pots_won[winner] += 1
         s.hand_winner = winner
         s.hands_finished += 1
-        effects = [note("hand_won", hand=s.hand.number, winner=winner)]
+        effects: list[Effect] = [note("hand_won", hand=s.hand.number, winner=winner)]
         if s.decider is not None:
             return effects + self._match_over(winner, "decider")
         if s.pots_won[winner] >= s.options.pots_to_win:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from ..cards import Card
-from ..engine import Effect, IllegalEvent, violation_effect
+from ..engine import Effect, IllegalEvent, Violation, note, violation
 from .options import HAND_SIZE, TRICKS, FemkortOptions
 from ..holding import Holding
-from .state import Hand, note
+from .state import Hand
 from .tricks import TrickRules, claim_of, illegal_reason, legal_cards, winning_index
 
 VIOLATED_RULE = {"revoke": "FK-R10", "failure_to_head": "FK-R11"}
@@ -168,7 +168,7 @@ def _check_holds(hand: Hand, seat: int, card: Card) -> bool:
 @dataclass
 class PlayResult:
     effects: list[Effect] = field(default_factory=list)
-    violations: list[Effect] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
     hand_winner: int | None = None
 
 
@@ -190,13 +190,13 @@ def play_card(hand: Hand, seat: int, card: Card, from_unread: bool, contender_ru
     return result
 
 
-def _proven_violations(hand: Hand, seat: int, card: Card) -> list[Effect]:
+def _proven_violations(hand: Hand, seat: int, card: Card) -> list[Violation]:
     """Unread hands: `card` contradicts what an earlier play of this seat claimed (a proven revoke)."""
     proven = [(t, c) for s, t, c in hand.claims if s == seat and c.contradicted_by(card)]
     if not proven:
         return []
     hand.claims = [(s, t, c) for s, t, c in hand.claims if not (s == seat and c.contradicted_by(card))]
-    return [violation_effect(claim.kind, seat, trick=trick, hand=hand.number, card=str(card),
+    return [violation(claim.kind, seat, trick=trick, hand=hand.number, card=str(card),
                              rule=VIOLATED_RULE[claim.kind]) for trick, claim in proven]
 
 

@@ -7,7 +7,7 @@ from enum import Enum
 
 from ..cards import Card
 from ..chips import Chips
-from ..engine import Effect
+from ..engine import Violation
 from ..holding import Holding
 from .options import FemkortOptions
 from .tricks import Claim, TrickRules
@@ -57,13 +57,9 @@ class MatchState:
     decider: tuple[int, ...] | None = None  # FK-R18: the tied seats, once a decider is due
     time_up: bool = False
     winner: int | None = None
-    violations: list[Effect] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
 
     @property
     def players(self) -> int:
         return len(self.chips.balances)
 
-
-def note(kind: str, **detail: object) -> Effect:
-    """An effect that changes no chips: what happened (a trick, the trump, a hand or match result)."""
-    return {"note": kind, **detail}

@@ -10,7 +10,7 @@ from typing import Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card, piquet_deck
-from ..engine import Effect, Event, IllegalEvent
+from ..engine import Effect, Event, IllegalEvent, TalonReshuffled
 from ..events import event_type, parse_card_field
 from .hands import DECK, HandError, check_in_deck
 
@@ -86,7 +86,7 @@ class CardBook:
         self.pile = [entry for entry in self.pile if entry[0] == serving]
         self.seen.difference_update(card for _, card in back)
         self.talon = len(back)
-        return {"talon": "reshuffled", "cards": len(back)}
+        return TalonReshuffled(len(back))
 
     def match_held(self, seat: int, cards: Sequence[Card | None]) -> list[Slot]:
         """The hand slots the named cards occupy; an unread slot can stand for any card not seen elsewhere."""

@@ -16,7 +16,8 @@ from typing import Any, Callable
 from ..actions import card_subsets, new_hand_actions, per_amount, per_card, per_subset
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
-from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError
+from ..engine import Carried, DealOver, Effect, Event, GameSetup, IllegalEvent, MatchOver, Misdeal, SetupError, \
+    Showdown, ShownHand
 from ..events import event_cards, event_handler, event_hands, event_seat, event_type, optional_card, parse_card_field, \
     require_int
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
@@ -112,7 +113,7 @@ class FerbliGame:
 
     def _end_deal(self, how: str, winner: int | None) -> list[Effect]:
         self.phase, self.hand_winner, self.round, self.actor = Phase.HAND_OVER, winner, None, None
-        effects: list[Effect] = [{"deal_over": how, "hand_winner": winner}]
+        effects: list[Effect] = [DealOver(how, winner)]
         if len(self.playable()) < 2:
             effects += self._end_match()
         return effects
@@ -121,7 +122,7 @@ class FerbliGame:
         seats = self.playable()
         self.phase, self.match_over = Phase.HAND_OVER, True
         self.winner = seats[0] if len(seats) == 1 else None
-        return [{"match_over": True, "winner": self.winner}]
+        return [MatchOver(self.winner)]
 
     def _match_result(self) -> str:
         return "no seat can cover a stake" if self.winner is None else f"seat {self.winner} won"
@@ -423,8 +424,9 @@ class FerbliGame:
     def _settle(self) -> list[Effect]:
         """Award the main pot and any side pots (FB-R33..R35); all-worthless pots carry (FB-R37)."""
         values = {seat: evaluate(self.book.hands[seat]) for seat in self.live}  # type: ignore[arg-type]
-        effects: list[Effect] = [{"showdown": [{"seat": seat, "cards": [str(c) for c in self.book.hands[seat]],
-                                                "hand": values[seat].name} for seat in self.live]}]
+        shown = tuple(ShownHand(seat, tuple(str(c) for c in self.book.hands[seat]), values[seat].name)
+                      for seat in self.live)
+        effects: list[Effect] = [Showdown(shown)]
         carried, main_winner = self.chips.carry, None
         for index, pot in enumerate(side_pots(self.committed, self.live)):
             winner = pot_winner(pot, values)
@@ -432,7 +434,7 @@ class FerbliGame:
                 main_winner = winner
             if winner is None:
                 self.chips.move(POT, CARRY, pot.amount, "all_worthless")
-                effects.append({"carry": pot.amount, "reason": "all_worthless"})
+                effects.append(Carried(pot.amount, "all_worthless"))
             else:
                 reason = "pot" if index == 0 else "uncalled" if len(pot.eligible) == 1 else "side_pot"
                 effects += self.chips.move(POT, winner, pot.amount, reason)
@@ -477,9 +479,9 @@ class FerbliGame:
         """FB-R40 (GAP-FB-12): the same dealer deals again; money paid stays for the redeal's winner."""
         if self.phase is Phase.HAND_OVER:
             raise IllegalEvent("no misdeal now: the deal is over")
-        effects: list[Effect] = [{"misdeal": True}]
+        effects: list[Effect] = [Misdeal()]
         if self.chips.pot:
-            effects.append({"carry": self.chips.pot, "reason": "misdeal"})
+            effects.append(Carried(self.chips.pot, "misdeal"))
             self.chips.move(POT, CARRY, self.chips.pot, "misdeal")
         return effects + self._start_deal(self.dealer)
 
