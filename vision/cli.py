@@ -14,8 +14,8 @@ from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
 from vision.deck_check import check_deck
 from vision.detect import Detection, Detector
-from vision.enroll import enroll, read_back
-from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
+from vision.enroll import enroll, read_back, what_enrolment_changes
+from vision.evaluate import SPLITS, evaluate, parse_size, read_manifest, resized, split_of
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
@@ -83,16 +83,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"no manifest rows in {manifest} match --split {args.split} --under {args.under}")
     cal = _calibration(args)
     detector = Detector(_recognizer(args, cal), cal)
-    size = _parse_size(args.resize) if args.resize else None
+    size = parse_size(args.resize) if args.resize else None
 
     def load(p: str) -> Any:
         img = load_image(root / p)
-        if size is None:
-            return img
-        # averaging when shrinking; when stretching back (640x640 -> 1138x640) INTER_AREA blocks the glyphs'
-        # edges: on the held-out overhead photos 4 cards fewer and one more wrong than linear
-        shrink = size[0] * size[1] < img.shape[0] * img.shape[1]
-        return cv2.resize(img, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+        return img if size is None else resized(img, size)
 
     report = evaluate(sorted(truth.items()), load, lambda f: detector.detect(f).cards)
     if args.json:
@@ -101,14 +96,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for key in ("images", "labelled", "reported", "correct", "confidently_wrong", "precision", "recall", "mean_ms"):
             print(f"{key:>18}: {report[key]}")
     return 0
-
-
-def _parse_size(text: str, option: str = "--resize") -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"{option} wants WIDTHxHEIGHT, got {text!r}") from None
-    return w, h
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -120,7 +107,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _camera_size(args: argparse.Namespace) -> tuple[int, int] | None:
-    return _parse_size(args.size, "--size") if args.size else None
+    return parse_size(args.size, "--size") if args.size else None
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -150,9 +137,8 @@ def _cnn_path(model: Path) -> Path:
 def cmd_enroll(args: argparse.Namespace) -> int:
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     model.save(Path(args.out))
-    p = model.prototypes
-    print(f"enrolled {len(p.classes)} cards -> {args.out} (threshold {p.low_threshold} where the deck agrees, "
-          f"margins {p.agree_margin}/{p.veto_margin}; use it with --model {args.out})")
+    print(f"enrolled {len(model.prototypes.classes)} cards -> {args.out} (use it with --model {args.out}): "
+          f"{what_enrolment_changes(Path(args.photos), model)}")
     print(read_back(model, Path(args.photos), deck_named(args.deck), progress_bar("reading back")).summary())
     return 0
 
