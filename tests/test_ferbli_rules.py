@@ -93,7 +93,7 @@ def test_fb_r3_the_mus_is_not_bounded_by_max() -> None:
 @pytest.mark.parametrize("options,fragment", [
     ({"min": 0, "max": 5}, "1 <= min <= max"),
     ({"min": 6, "max": 5}, "1 <= min <= max"),
-    ({"max": "ten"}, "option max must be int"),
+    ({"max": "ten"}, "option max must be an integer"),
     ({"limit": 3}, "unknown option(s) limit"),
     ({"table_stakes": "rebuy"}, "table_stakes must be one of"),
 ])

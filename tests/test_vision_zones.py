@@ -95,7 +95,7 @@ def test_calibrate_takes_two_to_eight_seats(capsys: pytest.CaptureFixture[str], 
     assert list(Calibration.load(tmp_path / "cal.json").zones) == [seat_zone(s) for s in range(8)] + MIDDLE
     for seats in ("1", "9"):
         assert main(["vision", "calibrate", *frames, "--seats", seats, "--out", str(tmp_path / "bad.json")]) == 2
-        assert f"cardtable vision: error: seats must be 2..8, got {seats}" in capsys.readouterr().err
+        assert f"cardtable vision calibrate: error: seats must be 2..8, got {seats}" in capsys.readouterr().err
     assert not (tmp_path / "bad.json").exists()
 
 

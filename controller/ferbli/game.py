@@ -328,7 +328,7 @@ class FerbliGame:
             raise IllegalEvent(f"no buy now: waiting for {self._waiting()}")
         seat = self._acting_seat(event, self.buyers[0], "the next buyer")
         option = event.get("option")
-        if option not in BUY_DISCARDS:
+        if not isinstance(option, str) or option not in BUY_DISCARDS:  # a list or object is unhashable
             choices = ", ".join(BUY_DISCARDS)
             raise IllegalEvent(f"malformed buy event: 'option' must be one of {choices}, got {option!r}")
         discards = event_optional_cards(event, "discard")
