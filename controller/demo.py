@@ -12,6 +12,7 @@ truth the session's result is checked against.
 """
 from __future__ import annotations
 
+import io
 import random
 import tempfile
 import time
@@ -30,6 +31,7 @@ from .hardware.status_light import StatusLight
 from .history import Header, write_history
 from .journal import Journal
 from .narration import describe_effect, describe_event
+from .output_files import write_text_atomically
 from .pegboard.link import LinkConfig, PegBoardLink
 from .pegboard.virtual import VirtualPegBoard
 from .simulation.scene.actions import Action, Console, Lay, Take
@@ -229,9 +231,10 @@ def run_demo(out: Callable[[str], None], game: str = "cribbage", players: int = 
     """`cardtable demo`: 0 when the table's result is the simulated table's, else 1."""
     seed = random.randrange(10**6) if seed is None else seed
     run = play_demo(out, game, players, deal, seed, journal_path, options, reads, delay)
-    if history_path:
-        with open(history_path, "w", encoding="utf-8") as stream:
-            write_history(stream, run.header, run.history)
+    if history_path:  # written whole or not at all: an interrupted write leaves the old file
+        text = io.StringIO()
+        write_history(text, run.header, run.history)
+        write_text_atomically(Path(history_path), text.getvalue())
         out(f"hand history written to {history_path} (check it: cardtable replay {history_path})")
     return 0 if run.same_result else 1
 

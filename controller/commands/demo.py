@@ -11,7 +11,7 @@ import sys
 
 from ..arguments import number
 from ..demo import run_demo
-from ..history import FORMAT
+from ..history import HEADER_START
 from ..output_files import check_output, starts_with
 
 MAX_DELAY_S = 60.0
@@ -47,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.history:  # a history the demo wrote before may be replaced; anything else needs --force
         check_output(args.history, option="--history", force=args.force,
-                     ours=starts_with(b'{"format": "' + FORMAT.encode()))
+                     ours=starts_with(HEADER_START))
     return run_demo(lambda text: print(text, flush=True), args.game, players, args.deal, args.seed, args.options,
                     args.reads, args.delay, args.journal, args.history)
