@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "controller.commands.demo",
     "controller.commands.config",
     "controller.commands.history",
+    "controller.commands.run",
 )
 
 
