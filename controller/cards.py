@@ -1,6 +1,7 @@
 """The card model: ranks, suits, cards and decks, with the hand-history card notation.
 
-Input accepts `10H`, `TH`, `10♥` and lower case; output is always canonical (`10H`, `QS`).
+Input accepts `10H`, `TH`, `10♥` (also with the emoji variation selector a phone adds, `10♥️`) and lower case;
+output is always canonical (`10H`, `QS`).
 """
 from __future__ import annotations
 
@@ -120,8 +121,12 @@ class Card:
         return f"Card({self})"
 
 
+# Variation selectors: a phone's keyboard types ♥ as "♥\ufe0f" (the emoji form of the same symbol).
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+
+
 def _parse_text(text: str) -> Card:
-    cleaned = text.strip().upper()
+    cleaned = text.strip().translate(_VARIATION_SELECTORS).upper()
     if len(cleaned) < 2:
         raise CardError(f"not a card: {text!r} (expected rank then suit, e.g. 10H, QS)")
     rank_text, suit_text = cleaned[:-1], cleaned[-1]

@@ -1,6 +1,7 @@
 """Reading the fields of a hand-history event, with specific errors for malformed ones."""
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -10,9 +11,11 @@ from .engine import Event, IllegalEvent
 
 def event_type(event: Event) -> str:
     kind = event.get("type")
-    if not isinstance(kind, str):
+    if isinstance(kind, str):
+        return kind
+    if "type" not in event:
         raise IllegalEvent("malformed event: missing 'type'")
-    return kind
+    raise IllegalEvent(f"malformed event: 'type' must be text such as \"play\", got {json.dumps(kind)[:40]}")
 
 
 Handler = TypeVar("Handler")

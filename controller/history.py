@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple, TextIO
 
 from .engine import Event, GameSetup
+from .jsonlines import JsonLineError, bounded_lines, json_lines
 
 FORMAT = "cardtable-history/1"
 GAMES = ("cribbage", "femkort", "ferbli")
+HEADER_FIELDS = frozenset({"format", "game", "players", "dealer", "options", "chips"})
 
 
 class HistoryError(ValueError):
@@ -18,6 +20,10 @@ class HistoryError(ValueError):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(f"line {line}: {message}")
         self.line = line
+
+
+# Chips per seat in a header: far more than any table holds, and sums of them stay exact integers.
+MAX_CHIPS = 10 ** 9
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,10 @@ class Header(GameSetup):
 
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise bad(f"the first object must have \"format\": \"{FORMAT}\"")
+        unknown = sorted(data.keys() - HEADER_FIELDS)
+        if unknown:  # a misspelt "chisp" would otherwise be silently ignored
+            raise bad(f"unknown field(s) {', '.join(map(repr, unknown))} "
+                      f"(a header has: {', '.join(sorted(HEADER_FIELDS))})")
         game, players, dealer = data.get("game"), data.get("players"), data.get("dealer")
         if game not in GAMES:
             raise bad(f"game must be one of {', '.join(GAMES)}, got {game!r}")
@@ -42,14 +52,15 @@ class Header(GameSetup):
             raise bad("players must be a non-empty list of names")
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(players):
             raise bad(f"dealer must be a seat 0..{len(players) - 1}, got {dealer!r}")
-        options = data.get("options") or {}
+        options = data.get("options")
+        if options is None:  # absent or null: every option at its default
+            options = {}
         if not isinstance(options, dict):
-            raise bad("options must be an object")
+            raise bad(f"options must be an object, got {json.dumps(options)[:40]}")
         chips = data.get("chips")
         if chips is not None and (not isinstance(chips, list) or len(chips) != len(players)
-                                  or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0
-                                             for c in chips)):
-            raise bad("chips must be null or one non-negative integer per player")
+                                  or not all(type(c) is int and 0 <= c <= MAX_CHIPS for c in chips)):
+            raise bad(f"chips must be null or one integer 0..{MAX_CHIPS:,} per player")
         return cls(game, tuple(players), dealer, options, None if chips is None else tuple(chips))
 
 
@@ -58,38 +69,41 @@ class HistoryLine(NamedTuple):  # a tuple: thousands are built per journal repla
     event: Event
 
 
-def _content_lines(stream: Iterable[str]) -> Iterator[tuple[int, Any]]:
-    for number, text in enumerate(stream, start=1):
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            yield number, json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise HistoryError(number, f"bad JSON: {error.msg} (column {error.colno})") from None
-
-
-def parse_history(stream: Iterable[str]) -> tuple[Header, list[HistoryLine]]:
-    """Read a whole history; raises HistoryError for an unreadable file. Events are not judged here."""
-    lines = _content_lines(stream)
-    first = next(lines, None)
+def stream_history(lines: Iterable[bytes | str]) -> tuple[Header, Iterator[HistoryLine]]:
+    """The header, read now, and the events, read as the iterator is consumed (memory stays flat however
+    long the file). Raises HistoryError for an unreadable header or, while iterating, an unreadable line.
+    Events are not judged here."""
+    values = _values(lines)
+    first = next(values, None)
     if first is None:
         raise HistoryError(1, "empty file: no header")
-    header = Header.from_json(first[1], first[0])
-    events: list[HistoryLine] = []
-    for number, data in lines:
+    return Header.from_json(first[1], first[0]), _events(values)
+
+
+def _values(lines: Iterable[bytes | str]) -> Iterator[tuple[int, Any]]:
+    try:
+        yield from json_lines(lines)
+    except JsonLineError as error:
+        raise HistoryError(error.line, error.reason) from None
+
+
+def _events(values: Iterator[tuple[int, Any]]) -> Iterator[HistoryLine]:
+    for number, data in values:
         if not isinstance(data, dict):
             raise HistoryError(number, "each event must be a JSON object")
-        events.append(HistoryLine(number, data))
-    return header, events
+        yield HistoryLine(number, data)
+
+
+def parse_history(stream: Iterable[bytes | str]) -> tuple[Header, list[HistoryLine]]:
+    """Read a whole history; raises HistoryError for an unreadable file. Events are not judged here."""
+    header, events = stream_history(stream)
+    return header, list(events)
 
 
 def read_history(path: str | Path) -> tuple[Header, list[HistoryLine]]:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            return parse_history(stream)
-    except (OSError, UnicodeDecodeError) as error:
-        raise HistoryError(0, f"cannot read {path}: {error}") from None
+    """A whole history file (tests, benchmarks); `cardtable replay` streams it instead."""
+    with open(path, "rb") as stream:
+        return parse_history(bounded_lines(stream))
 
 
 def write_history(out: TextIO, header: Header, events: Iterable[Event]) -> None:

@@ -34,6 +34,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
+from .engine import SetupError
+from .games import new_game
 from .history import FORMAT as HISTORY_FORMAT
 from .history import Header, HistoryError
 
@@ -134,9 +136,11 @@ def _check_header(header: Any) -> None:
     if header.get("deal") not in DEALS:
         raise JournalError(f"bad header: deal must be one of {', '.join(DEALS)}, got {header.get('deal')!r}")
     try:
-        Header.from_json(history_header(header))
+        new_game(Header.from_json(history_header(header)))  # what an engine cannot start, no export replays
     except HistoryError as error:
         raise JournalError(str(error).removeprefix("line 1: ")) from None
+    except SetupError as error:
+        raise JournalError(f"bad header: {error}") from None
 
 
 def history_header(header: dict[str, Any]) -> dict[str, Any]:
@@ -178,10 +182,8 @@ def _inspect(path: Path) -> bool:
         raise JournalError(f"{path}: not a cardtable journal (not a SQLite file); left untouched")
     if len(start) < 100:
         raise JournalError(f"{path}: truncated SQLite file ({len(start)} bytes); left untouched")
-    # Without a WAL beside it the file holds everything: read it as immutable, which creates no WAL index.
-    mode = "mode=ro" if Path(f"{path}-wal").exists() else "immutable=1"
     try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True)
+        connection = _reader(path, brief=True)
         try:
             application_id, = connection.execute("PRAGMA application_id").fetchone()
             version, = connection.execute("PRAGMA user_version").fetchone()
@@ -189,6 +191,8 @@ def _inspect(path: Path) -> bool:
             problems = [text for text, in connection.execute("PRAGMA quick_check")]
         finally:
             connection.close()
+    except sqlite3.OperationalError as error:
+        raise JournalError(f"{path}: cannot read: {error}") from None
     except sqlite3.DatabaseError as error:
         raise JournalError(f"{path}: corrupt or truncated SQLite file ({error}); left untouched") from None
     if problems != ["ok"]:
@@ -236,7 +240,10 @@ class Journal:
         if readonly:
             if not exists:
                 raise JournalError(f"{path}: no journal there")
-            return cls(path, _connect_readonly(path), readonly=True)
+            try:
+                return cls(path, _reader(path, brief=False), readonly=True)
+            except sqlite3.Error as error:
+                raise JournalError(f"{path}: cannot read: {error}") from None
         _check_writable(path, path.exists())
         try:
             connection = sqlite3.connect(path, isolation_level=None)
@@ -420,14 +427,10 @@ _GAME_QUERY = """SELECT g.id, g.header, g.started, g.ended, g.summary,
     FROM games g"""
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
+def _reader(path: Path, *, brief: bool) -> sqlite3.Connection:
+    """A connection that cannot write the file. Without a WAL beside it the file holds everything: a brief
+    look (checking a file before opening it), or any read where SQLite could not create its WAL index
+    (read-only media, another user's folder), reads it as immutable, creating nothing beside it."""
     uri = path.resolve().as_uri()
-    try:
-        connection = sqlite3.connect(f"{uri}?mode=ro", uri=True)
-        connection.execute("SELECT count(*) FROM games").fetchone()
-        return connection
-    except sqlite3.OperationalError as error:
-        if os.access(path.parent, os.W_OK):
-            raise JournalError(f"{path}: cannot open: {error}") from None
-    # On read-only media SQLite cannot make the WAL index; nobody can write there, so nothing changes.
-    return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+    immutable = not Path(f"{path}-wal").exists() and (brief or not os.access(path.parent, os.W_OK))
+    return sqlite3.connect(f"{uri}?{'immutable=1' if immutable else 'mode=ro'}", uri=True)

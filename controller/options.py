@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import functools
 import types
 import typing
@@ -14,7 +15,8 @@ OptionsT = TypeVar("OptionsT")
 
 def parse_options(options_type: type[OptionsT], raw: dict[str, Any] | None) -> OptionsT:
     """Build the frozen options dataclass `options_type` from `raw`, checking every name and type."""
-    raw = raw or {}
+    if raw is None:
+        raw = {}
     if not isinstance(raw, dict):
         raise SetupError("'options' must be an object")
     hints, known = _fields(options_type)  # type: ignore[arg-type]  # classes are hashable
@@ -36,27 +38,38 @@ def _fields(options_type: type) -> tuple[dict[str, Any], frozenset[str]]:
 
 
 def _check_type(name: str, value: Any, hint: Any) -> None:
-    origin = typing.get_origin(hint)
-    if origin is typing.Literal:
-        if value not in typing.get_args(hint):
-            choices = ", ".join(repr(a) for a in typing.get_args(hint))
-            raise SetupError(f"option {name} must be one of {choices}, got {value!r}")
-        return
-    if origin in (typing.Union, types.UnionType):
-        if any(_matches(value, arg) for arg in typing.get_args(hint)):
-            return
-    elif _matches(value, hint):
-        return
-    raise SetupError(f"option {name} must be {getattr(hint, '__name__', hint)}, got {value!r}")
+    if not _matches(value, hint):
+        raise SetupError(f"option {name} must be {_describe(hint)}, got {json.dumps(value)[:40]}")
+
+
+def _alternatives(hint: Any) -> tuple[Any, ...]:
+    return typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
 
 
 def _matches(value: Any, hint: Any) -> bool:
-    if hint is type(None):
-        return value is None
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is bool:
-        return isinstance(value, bool)
-    if typing.get_origin(hint) is typing.Literal:
-        return value in typing.get_args(hint)
-    return isinstance(value, hint)
+    for alternative in _alternatives(hint):
+        if alternative is type(None):
+            if value is None:
+                return True
+        elif typing.get_origin(alternative) is typing.Literal:
+            # equal and of the same type: 121.0 is not the target 121, nor true the integer 1
+            if any(value == arg and type(value) is type(arg) for arg in typing.get_args(alternative)):
+                return True
+        elif alternative in (int, bool, str):
+            if type(value) is alternative:  # bool is an int subclass: true is no count of anything
+                return True
+        elif isinstance(value, alternative):
+            return True
+    return False
+
+
+def _describe(hint: Any) -> str:
+    """The accepted values in the history's own (JSON) terms: "one of 121, 61 or null"."""
+    words = {int: "an integer", bool: "true or false", str: "text", float: "a number", type(None): "null"}
+    parts = []
+    for alternative in _alternatives(hint):
+        if typing.get_origin(alternative) is typing.Literal:
+            parts.append("one of " + ", ".join(json.dumps(arg) for arg in typing.get_args(alternative)))
+        else:
+            parts.append(words.get(alternative, getattr(alternative, "__name__", str(alternative))))
+    return " or ".join(parts)

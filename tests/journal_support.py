@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from controller.cribbage.game import new_game
@@ -37,3 +38,8 @@ def journal_game(journal: Journal, seed: int, limit: int = 10_000, end: bool = F
     if end:
         journal.end_game(game_id, driver.game.summary())
     return game_id, accepted
+
+
+def written(folder: Path) -> list[Path]:
+    """The files in `folder`, less the WAL index and log a SQLite reader may leave beside a journal."""
+    return sorted(p for p in folder.rglob("*") if not p.name.endswith(("-wal", "-shm")))

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
-from journal_support import journal_game
+from controller.commands.history import result
+from controller.journal import GameRecord, Journal
+from journal_support import journal_game, written
 
 
 @pytest.fixture(scope="module")
@@ -85,11 +86,6 @@ def test_export_refuses_to_overwrite_without_force(
     assert out_path.read_text().startswith('{"format": "cardtable-history/1"')
 
 
-def written(folder: Path) -> list[Path]:
-    """The files in `folder`, less the WAL index and log a SQLite reader may leave beside a journal."""
-    return sorted(p for p in folder.rglob("*") if not p.name.endswith(("-wal", "-shm")))
-
-
 def foreign(path: Path) -> None:
     with sqlite3.connect(path) as connection:
         connection.execute("CREATE TABLE notes (text TEXT)")
@@ -114,3 +110,17 @@ def test_errors_exit_2_naming_what_is_wrong_and_write_nothing(
     assert status == 2 and out == ""
     assert err.startswith(f"cardtable history {argv[0]}: {message.format(**names)}") and err.count("\n") == 1
     assert written(tmp_path) == files
+
+
+@pytest.mark.parametrize("players,summary,ended,expected", [
+    (4, {"scores": [121, 100], "winner": 1}, True, "P1 & P3 won 121-100"),
+    (3, {"scores": [80, 121, 99], "winner": 1}, True, "P1 won 80-121-99"),
+    (3, {"scores": None, "chips": [9, 13, 8], "winner": 1}, True, "P1 won chips 9 13 8"),
+    (3, {"scores": None, "chips": [9, 13, 8], "winner": None}, True, "chips 9 13 8"),
+    (2, None, False, "playing"),
+])
+def test_the_result_names_the_winning_side_and_the_scores_or_chips(
+        players: int, summary: dict[str, object] | None, ended: bool, expected: str) -> None:
+    header = {"game": "x", "players": [f"P{seat}" for seat in range(players)]}
+    record = GameRecord(1, header, "2026-01-01T20:00:00Z", "2026-01-01T21:00:00Z" if ended else None, summary, 0)
+    assert result(record) == expected

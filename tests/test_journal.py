@@ -15,7 +15,7 @@ from controller.history import parse_history
 from controller.journal import APPLICATION_ID, Journal, JournalError
 from controller.replay import replay
 from disks import fill, remount, small_tmpfs
-from journal_support import console_line, cribbage_driver, journal_game, table_log_header
+from journal_support import console_line, cribbage_driver, journal_game, table_log_header, written
 
 HEADER = table_log_header(cribbage_driver(0)[0])
 
@@ -127,6 +127,8 @@ def test_the_tables_refuse_deletes_and_updates(journal: Journal) -> None:
     (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: it must be an object with "format": "cardtable-table-log/1"'),
     (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be one of closed, open, got 'peek'"),
     (lambda j, g: j.start_game({**HEADER, "dealer": 5}), "bad header: dealer must be a seat 0..1, got 5"),
+    (lambda j, g: j.start_game({**HEADER, "options": {"tagret": 61}}), "bad header: unknown option"),
+    (lambda j, g: j.start_game({**HEADER, "players": ["Ann"]}), "bad header: cribbage is for 2, 3 or 4 players, got 1"),
     (lambda j, g: j.append_input(g, {"type": "placed"}), 'table-log line: "t" must be a number of seconds, got None'),
     (lambda j, g: j.append_input(g, {"t": 1, "type": 3}), 'table-log line: "type" must be a string, got 3'),
     (lambda j, g: j.append_input(g + 1, {"t": 1, "type": "x"}), "no game 2 in the journal"),
@@ -308,24 +310,25 @@ def test_the_page_limit_of_the_database_refuses_the_append_and_leaves_the_journa
     assert journal.events(game_id) == [{"type": "new_hand"}]
 
 
-@pytest.fixture
-def immutable(tmp_path: Path) -> Iterator[Path]:
-    """A closed journal with the immutable attribute, which even root cannot write (needs chattr)."""
+@pytest.fixture(params=["file", "folder"])
+def immutable(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A closed journal, it or its folder with the immutable attribute, which even root cannot write."""
     path = tmp_path / "journal.sqlite3"
     with Journal.open(path) as journal:
         journal.start_game(HEADER)
-    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
-        pytest.skip("cannot set the immutable attribute here")
+    target = path if request.param == "file" else tmp_path
+    if subprocess.run(["chattr", "+i", str(target)], capture_output=True).returncode != 0:
+        pytest.skip("cannot set the immutable attribute here (chattr)")
     try:
         yield path
     finally:
-        subprocess.run(["chattr", "-i", str(path)], check=True)
+        subprocess.run(["chattr", "-i", str(target)], check=True)
 
 
 def test_an_immutable_journal_is_refused_for_writing_but_can_be_read(immutable: Path) -> None:
-    before = digest(immutable)
-    with pytest.raises(JournalError, match=f"{immutable}: read-only: cannot write {immutable}"):
+    before, files = digest(immutable), written(immutable.parent)
+    with pytest.raises(JournalError, match=f"{immutable}: read-only: cannot write {immutable.parent}"):
         Journal.open(immutable)
     with Journal.open(immutable, readonly=True) as journal:
         assert len(journal.games()) == 1
-    assert digest(immutable) == before
+    assert digest(immutable) == before and written(immutable.parent) == files

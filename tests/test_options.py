@@ -22,11 +22,13 @@ def test_defaults_and_values() -> None:
 
 @pytest.mark.parametrize("raw,fragment", [
     ({"trget": 61}, "unknown option"),
-    ({"target": "61"}, "target must be int"),
-    ({"target": True}, "target must be int"),
-    ({"muggins": 1}, "muggins must be bool"),
-    ({"rule": "c"}, "rule must be one of"),
-    ({"limit": "x"}, "limit must be"),
+    ({"target": "61"}, 'target must be an integer, got "61"'),
+    ({"target": True}, "target must be an integer, got true"),
+    ({"muggins": 1}, "muggins must be true or false, got 1"),
+    ({"rule": "c"}, 'rule must be one of "a", "b", got "c"'),
+    ({"limit": "x"}, 'limit must be an integer or null, got "x"'),
+    ({"limit": 2.0}, "limit must be an integer or null, got 2.0"),
+    ({"rule": ["a"]}, 'rule must be one of "a", "b", got \\["a"\\]'),
 ])
 def test_bad_options_are_named(raw: dict, fragment: str) -> None:
     with pytest.raises(SetupError, match=fragment):

@@ -150,7 +150,7 @@ def test_capture_saves_one_frame_of_the_watched_source(capsys: pytest.CaptureFix
     folder = ["--source", str(recorded), "--out", str(tmp_path / "out.png")]
     assert main(["vision", "capture", *folder, "--skip", "1"]) == 0
     assert int(cv2.imread(str(tmp_path / "out.png")).mean()) == 50  # the frame after the one skipped
-    assert main(["vision", "capture", *folder, "--skip", "5"]) == 2
+    assert main(["vision", "capture", *folder, "--skip", "5", "--force"]) == 2
     assert "the source ended after 3 frames, before the one wanted" in capsys.readouterr().err
     started = time.monotonic()
     assert main(["vision", "capture", "--source", "/dev/video99", "--out", str(tmp_path / "x.png"),
@@ -241,7 +241,7 @@ def test_cli_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: 
     argv = [a.format(text=tmp_path / "notes.txt", missing=tmp_path / "missing") for a in argv]
     code, events, err = run(capsys, *argv)
     assert code == 2 and events == []
-    assert err.startswith("cardtable vision: error: ") and message in err and err.count("\n") == 1
+    assert err.startswith("cardtable vision watch: error: ") and message in err and err.count("\n") == 1
 
 
 def test_open_source_specs(tmp_path: Path) -> None:

@@ -95,17 +95,21 @@ def test_calibrate_takes_two_to_eight_seats(capsys: pytest.CaptureFixture[str], 
     assert list(Calibration.load(tmp_path / "cal.json").zones) == [seat_zone(s) for s in range(8)] + MIDDLE
     for seats in ("1", "9"):
         assert main(["vision", "calibrate", *frames, "--seats", seats, "--out", str(tmp_path / "bad.json")]) == 2
-        assert f"cardtable vision: error: seats must be 2..8, got {seats}" in capsys.readouterr().err
+        assert f"cardtable vision calibrate: error: seats must be 2..8, got {seats}" in capsys.readouterr().err
     assert not (tmp_path / "bad.json").exists()
 
 
-def test_a_calibration_naming_an_unknown_zone_is_refused(tmp_path: Path) -> None:
+def test_a_calibration_naming_an_unknown_zone_or_a_degenerate_one_is_refused(tmp_path: Path) -> None:
     cal = scene_calibration(NARROW)
     raw = cal.to_json()
     raw["zones"] = {**cal.zones, "seat-2-play": cal.zones["seat-2"]}  # the old name
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match=r"bad calibration file .*: unknown zone 'seat-2-play' \(zones: seat-1, "):
+        Calibration.load(path)
+    raw["zones"] = {**cal.zones, "crib": [[1, 2], [3, 4]]}
+    path.write_text(json.dumps(raw))
+    with pytest.raises(ValueError, match=r"zone .crib. needs 3 or more corners \[x, y\], got 2"):
         Calibration.load(path)
     cal.save(path)
     assert Calibration.load(path).zones == cal.zones

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.calibration_checks import checked_fields
 from vision.index_pairs import CARD_W_L
 from vision.observations import ZONES, seat_zone
 
@@ -21,6 +22,7 @@ Polygon = list[list[float]]
 # named wrong: 65 px 82.5 % / 22 (precision 99.0 %), 80 px 90.1 % / 7, 100 px 92.9 % / 4, 110-150 px
 # 93.6 % / 4.
 READABLE_CARD_PX = 100.0
+MAX_CALIBRATION_BYTES = 1 << 20  # a calibration file is a few kB; a larger one is not one
 
 
 @dataclass
@@ -66,26 +68,26 @@ class Calibration:
     def to_json(self) -> dict[str, object]:
         return asdict(self)
 
+    def dumps(self) -> str:
+        """The calibration file's text (the CLI writes it atomically)."""
+        return json.dumps(self.to_json(), indent=2)
+
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), indent=2))
+        path.write_text(self.dumps())
 
     @classmethod
     def load(cls, path: Path) -> "Calibration":
         try:
-            raw = json.loads(Path(path).read_text())
-            cal = cls(frame_size=tuple(raw["frame_size"]), card_width_px=float(raw["card_width_px"]),
-                      card_height_px=float(raw["card_height_px"]), table_lab=tuple(raw["table_lab"]),
-                      table_lab_std=float(raw["table_lab_std"]),
-                      zones={str(k): [[float(x), float(y)] for x, y in v] for k, v in raw.get("zones", {}).items()})
-        except KeyError as exc:
-            raise ValueError(f"bad calibration file {path}: no {exc} (run 'cardtable vision calibrate')") from exc
-        except (OSError, ValueError, TypeError, AttributeError) as exc:  # AttributeError: "zones" not a mapping
+            with open(path, "rb") as stream:
+                raw = json.loads(stream.read(MAX_CALIBRATION_BYTES + 1).decode("utf-8-sig"))
+            cal = cls(**checked_fields(raw))  # every value checked, the bad one named
+        except OSError as exc:
+            raise ValueError(f"bad calibration file {path}: {exc.strerror}") from exc
+        except ValueError as exc:  # not UTF-8, not JSON, or a field out of range
             raise ValueError(f"bad calibration file {path}: {exc}") from exc
-        if cal.card_width_px <= 0 or cal.card_height_px <= 0:
-            raise ValueError(f"bad calibration file {path}: card size must be positive")
-        unknown = [name for name in cal.zones if name not in ZONES]
-        if unknown:
-            raise ValueError(f"bad calibration file {path}: unknown zone {unknown[0]!r} (zones: {', '.join(ZONES)})")
+        for name in cal.zones:
+            if name not in ZONES:
+                raise ValueError(f"bad calibration file {path}: unknown zone {name!r} (zones: {', '.join(ZONES)})")
         return cal
 
 

@@ -10,15 +10,17 @@ from typing import Any
 
 import cv2
 
+from controller.arguments import number, whole
+from controller.output_files import check_output, write_atomically, write_text_atomically
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
 from vision.detect import Detection, Detector
-from vision.enroll import enroll, read_back
+from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back
 from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
-from vision.sources import grab, load_image
+from vision.sources import check_frame_size, grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import ReaderTracker, TableTracker
 from vision.observations import observation_to_json
@@ -105,14 +107,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _parse_size(text: str, option: str = "--resize") -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"{option} wants WIDTHxHEIGHT, got {text!r}") from None
+        check_frame_size(w, h, what=f"{option} {text}")
+    except ValueError as exc:
+        detail = str(exc) if str(exc).startswith(option) else f"{option} wants WIDTHxHEIGHT, got {text!r}"
+        raise ValueError(detail) from None
     return w, h
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    out = check_output(args.out, option="--out", inputs=(args.empty, args.card), force=args.force,
+                       ours=_is_calibration)
     cal = calibrate(load_image(args.empty), load_image(args.card), seats=args.seats)
-    cal.save(Path(args.out))
+    write_text_atomically(out, cal.dumps())
     print(f"card {cal.card_width_px:.0f}x{cal.card_height_px:.0f} px, {len(cal.zones)} zones -> {args.out}")
     _warn_of_scale(cal)
     return 0
@@ -122,14 +128,29 @@ def _camera_size(args: argparse.Namespace) -> tuple[int, int] | None:
     return _parse_size(args.size, "--size") if args.size else None
 
 
+def _is_calibration(path: Path) -> bool:
+    """A file `calibrate` wrote (and may replace without --force): a JSON object with a card width."""
+    try:
+        with open(path, "rb") as stream:
+            data = json.loads(stream.read(1 << 20))
+    except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError)
+        return False
+    return isinstance(data, dict) and "card_width_px" in data
+
+
 def cmd_capture(args: argparse.Namespace) -> int:
+    out = check_output(args.out, option="--out", inputs=(args.source,), force=args.force)
+    if not cv2.haveImageWriter(str(out)):
+        raise ValueError(f"--out {out}: not an image file name; end it in .png or .jpg")
     source = open_source(args.source, _camera_size(args))
     try:
         image = grab(source, skip=args.skip, timeout_s=args.timeout)
     finally:
         source.close()
-    if not cv2.imwrite(args.out, image):
-        raise ValueError(f"cannot write {args.out} (a folder that exists, and an image suffix such as .png)")
+    ok, encoded = cv2.imencode(out.suffix, image)
+    if not ok:
+        raise ValueError(f"--out {out}: OpenCV cannot write {out.suffix} images here; use .png")
+    write_atomically(out, lambda stream: stream.write(encoded.tobytes()))
     print(f"{image.shape[1]}x{image.shape[0]} frame -> {args.out}")
     return 0
 
@@ -147,8 +168,11 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
+    photos = [path for path, _ in enrollment_photos(Path(args.photos))]
+    out = check_output(args.out, option="--out", inputs=(args.photos, args.model, *photos), force=args.force,
+                       ours=is_enrolled_model)
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
-    model.save(Path(args.out))
+    write_atomically(out, model.save)
     p = model.prototypes
     print(f"enrolled {len(p.classes)} cards -> {args.out} (threshold {p.low_threshold} where the deck agrees, "
           f"margins {p.agree_margin}/{p.veto_margin}; use it with --model {args.out})")
@@ -179,15 +203,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guard(func: Any) -> Any:
-    """Bad input (missing file, unreadable image, bad manifest) -> one clear line and exit code 2."""
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(func(args))
-        except ValueError as exc:
-            print(f"cardtable vision: error: {exc}", file=sys.stderr)
-            return 2
-    return run
+def force_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force", action="store_true", help="replace --out even if cardtable did not write it")
 
 
 def register(subparsers: Any) -> None:
@@ -197,7 +214,8 @@ def register(subparsers: Any) -> None:
     def common(p: argparse.ArgumentParser, enroll: bool = False, json_flag: bool = True) -> None:
         p.add_argument("--model", type=Path, default=DEFAULT_MODEL,
                        help="model: .json/.onnx CNN (default: generic) or enrolled .npz")
-        p.add_argument("--threshold", type=float, default=None, help="confidence below which a card is unknown")
+        p.add_argument("--threshold", type=number(0, 1, low_open=True), default=None,
+                       help="confidence below which a card is unknown (above 0, at most 1)")
         p.add_argument("--calibration", type=Path, help="calibration JSON (card scale, table, zones)")
         p.add_argument("--deck", choices=sorted(DECKS), default="52",
                        help="the deck in play: 52 (A..K) or 32 (7..A, Färbeln); no other card is named")
@@ -209,7 +227,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("detect", help="read the cards in images")
     p.add_argument("images", nargs="+")
     common(p)
-    p.set_defaults(func=_guard(cmd_detect))
+    p.set_defaults(func=cmd_detect)
 
     p = sub.add_parser("eval", help="precision/recall against a path,rank,suit manifest")
     p.add_argument("manifest")
@@ -219,32 +237,35 @@ def register(subparsers: Any) -> None:
                    help="only the images of this deterministic split (md5 of the file name: the held-out 'test')")
     p.add_argument("--under", help="only the manifest paths that start with this, e.g. single/")
     common(p, enroll=True)
-    p.set_defaults(func=_guard(cmd_eval))
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("capture", help="save one frame of a camera (for calibrate and enroll)",
                        description="Save one frame of the source the table watches, at the size it watches at, "
                                    "so that calibration and enrolment photos match the live frames.")
     p.add_argument("--source", required=True, help="as for watch: picamera2, 0, /dev/videoN, a video, a folder")
     p.add_argument("--out", required=True, help="image file to write, e.g. empty.png")
+    force_flag(p)
     p.add_argument("--size", help="ask the camera for WIDTHxHEIGHT, as watch will (default: its own)")
-    p.add_argument("--skip", type=int, default=10, help="frames to let pass first (exposure settling)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an offline camera")
-    p.set_defaults(func=_guard(cmd_capture))
+    p.add_argument("--skip", type=whole(0, 100_000), default=10, help="frames to let pass first (exposure settling)")
+    p.add_argument("--timeout", type=number(0, 86_400), default=10.0, help="seconds to wait for an offline camera")
+    p.set_defaults(func=cmd_capture)
 
     p = sub.add_parser("calibrate", help="card scale and zones from an empty-table frame and one card")
     p.add_argument("--empty", required=True, help="frame of the empty table")
     p.add_argument("--card", required=True, help="same view with one card lying on the table")
     p.add_argument("--seats", type=int, default=4, help="players around the table, 2..8 (the default zones)")
     p.add_argument("--out", default="calibration.json")
-    p.set_defaults(func=_guard(cmd_calibrate))
+    force_flag(p)
+    p.set_defaults(func=cmd_calibrate)
 
     p = sub.add_parser("enroll", help="learn this table's deck from photos of each card")
     p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="CNN to build on (default: generic)")
-    p.add_argument("--out", default="enrolled.npz")
+    p.add_argument("--out", default="enrolled.npz", help="the file to write, named exactly so")
+    force_flag(p)
     p.add_argument("--deck", choices=sorted(DECKS), default="52",
                    help="the deck the photos show: 52 (A..K) or 32 (7..A); its cards without a photo are listed")
-    p.set_defaults(func=_guard(cmd_enroll))
+    p.set_defaults(func=cmd_enroll)
 
     p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",
                        description="Read frames, track the table, print each observation and camera status "
@@ -263,5 +284,5 @@ def register(subparsers: Any) -> None:
     p.add_argument("--k", type=int, default=3, help="an item counts when seen in k of the last n reads")
     p.add_argument("--n", type=int, default=5, help="reads per settled scene")
     p.add_argument("--max-frames", type=int, help="stop after this many good frames")
-    p.add_argument("--fps", type=float, help="process at most this many frames per second")
-    p.set_defaults(func=_guard(cmd_watch))
+    p.add_argument("--fps", type=number(0, 1000, low_open=True), help="process at most this many frames per second")
+    p.set_defaults(func=cmd_watch)

@@ -7,16 +7,18 @@ manifest they were computed with (the embedding only means something for that ne
 """
 from __future__ import annotations
 
-import csv
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
+from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
 from vision.readings import UNKNOWN
@@ -43,12 +45,12 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
             raise ValueError(f"no photos in {source}: one photo per card, named after it (QS.jpg, 10H_2.png)")
         return [(p, parse_card(p.stem)) for p in photos]
     if source.is_file():
-        with open(source, newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        try:
-            listed = [(source.parent / r["path"], parse_card(r["rank"] + r["suit"])) for r in rows]
-        except KeyError as exc:
-            raise ValueError(f"{source}: manifest needs the columns path,rank,suit") from exc
+        listed = []
+        for row in manifest_rows(source):
+            try:
+                listed.append((source.parent / row.path, parse_card(row.rank + row.suit)))
+            except ValueError as exc:
+                raise ValueError(f"{source}: line {row.line}: {exc}") from None
         paths = [path for path, _ in listed]
         several = sorted({str(path) for path in paths if paths.count(path) > 1})
         if several:  # the photo's label names the card whose corners it shows: one card per photo
@@ -122,29 +124,51 @@ class EnrolledModel:
         """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
         return self.base.score(frame, cands, floor)
 
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    def save(self, target: Path | BinaryIO) -> None:
+        """Write the enrolled deck to a file named exactly `target` (no suffix added), or to a binary stream."""
         p = self.prototypes
-        np.savez_compressed(path, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
+        if isinstance(target, Path):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as stream:
+                return self.save(stream)
+        np.savez_compressed(target, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
                             means=p.means.astype(np.float32), agree_margin=p.agree_margin, veto_margin=p.veto_margin,
                             low_threshold=p.low_threshold, threshold=p.threshold)
 
     @classmethod
     def load(cls, path: Path) -> "EnrolledModel":
+        if not Path(path).is_file():
+            raise ValueError(f"cannot load card model {path}: no such file")
+        if not zipfile.is_zipfile(path):  # np.load would try it as a pickle and advise loading it unsafely
+            raise ValueError(f"cannot load card model {path}: not a model (a .json or .onnx CNN, or an .npz "
+                             f"from 'cardtable vision enroll')")
         try:
-            with np.load(path) as z:
+            with np.load(path, allow_pickle=False) as z:
                 protos = Prototypes(z["classes"], z["means"], *(float(z[k]) for k in (
                     "agree_margin", "veto_margin", "low_threshold", "threshold")))
                 base = Path(str(z["base"]))
                 digest = str(z["base_digest"]) if "base_digest" in z.files else "none recorded"
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            raise ValueError(f"cannot load card model {path}: {exc}") from exc
+        except KeyError as exc:
+            raise ValueError(f"cannot load card model {path}: an .npz without {exc}, not an enrolled deck") from exc
+        except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+            # numpy's text may advise unpickling; never pass that on
+            raise ValueError(f"cannot load card model {path}: not an enrolled deck "
+                             f"({type(exc).__name__})") from exc
         # the package may have moved since enrolment: fall back to the shipped CNN of the same name
         model = cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
         if model.base.digest != digest:  # e.g. an update shipped new networks: the embeddings changed
             raise ValueError(f"cannot load card model {path}: it was enrolled with other card networks "
                              f"({digest}, now {model.base.digest}); run 'cardtable vision enroll' again")
         return model
+
+
+def is_enrolled_model(path: Path) -> bool:
+    """A file `enroll` wrote (and may replace without --force): an .npz holding prototypes."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return {"means.npy", "classes.npy", "base_digest.npy"} <= set(archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None) -> EnrolledModel:

@@ -1,7 +1,6 @@
 """Score the recognizer against a path,rank,suit manifest: precision, recall, confidently-wrong, speed."""
 from __future__ import annotations
 
-import csv
 import hashlib
 import time
 from collections import Counter, defaultdict
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.manifest import manifest_rows
 from vision.readings import UNKNOWN, CardReading
 
 RANK_ALIASES = {"1": "A", "T": "10"}
@@ -45,19 +45,12 @@ def _ratio(a: int, b: int) -> float | None:
 def read_manifest(path: Path, only_suited: bool = True) -> dict[str, list[str]]:
     """path -> list of card names ("QS"); rows without a suit are skipped (rank-only manifests)."""
     rows: dict[str, list[str]] = defaultdict(list)
-    try:
-        with open(path, newline="") as fh:
-            reader = csv.DictReader(fh)
-            if not reader.fieldnames or not {"path", "rank", "suit"} <= set(reader.fieldnames):
-                raise ValueError(f"{path}: manifest needs the columns path,rank,suit")
-            for row in reader:
-                rank = RANK_ALIASES.get(row["rank"].strip().upper(), row["rank"].strip().upper())
-                suit = row["suit"].strip().upper()
-                if only_suited and not suit:
-                    continue
-                rows[row["path"]].append(rank + suit)
-    except OSError as exc:
-        raise ValueError(f"cannot read manifest {path}: {exc}") from exc
+    for row in manifest_rows(path):
+        rank = RANK_ALIASES.get(row.rank.upper(), row.rank.upper())
+        suit = row.suit.upper()
+        if only_suited and not suit:
+            continue
+        rows[row.path].append(rank + suit)
     return dict(rows)
 
 

@@ -12,6 +12,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.image_header import encoded_size, is_truncated_jpeg
+
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -32,15 +34,39 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
+# The largest frame read (a 4096x4096 frame is 48 MB as BGR and the detector needs several times that; a
+# 20000x20000 photo took 260 s and 7.6 GB): the Pi HQ camera's 4056x3040 and a 4K webcam fit.
+MAX_FRAME_PIXELS = 4096 * 4096
+MAX_FRAME_SIDE = 8192
+MAX_IMAGE_BYTES = 256 << 20  # an image file larger than this is refused before it is read
+
+
 def load_image(path: str | Path) -> np.ndarray:
-    """Read a colour image or raise ValueError saying why (missing, unreadable, empty)."""
+    """Read a colour image or raise ValueError saying why (missing, too large, truncated, unreadable). The
+    size is checked from the file's header before decoding (PNG, JPEG, BMP), and again after."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"image not found: {p}")
-    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if p.stat().st_size > MAX_IMAGE_BYTES:
+        raise ValueError(f"image too large: {p} is {p.stat().st_size:,} bytes (the limit is {MAX_IMAGE_BYTES:,})")
+    data = p.read_bytes()
+    size = encoded_size(data)
+    if size is not None:
+        check_frame_size(*size, what=f"image {p}")
+    if not data:
+        raise ValueError(f"cannot decode image: {p}")  # an empty file
+    if is_truncated_jpeg(data):
+        raise ValueError(f"truncated JPEG: {p} ends before its end marker (an interrupted copy or download?)")
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error as exc:  # e.g. OpenCV's own pixel limit on a format whose header is not read above
+        raise ValueError(f"cannot decode image: {p} ({str(exc).strip().splitlines()[-1][:200]})") from None
     if img is None or img.size == 0:
         raise ValueError(f"cannot decode image: {p}")
-    return img
+    try:
+        return check_frame(img)
+    except ValueError as exc:
+        raise ValueError(f"image {p}: {exc}") from None
 
 
 # A frame with a side shorter than this holds no readable card (the outline finder works at 1/4 size, where a
@@ -48,16 +74,24 @@ def load_image(path: str | Path) -> np.ndarray:
 MIN_FRAME_SIDE = 16
 
 
+def check_frame_size(width: int, height: int, what: str = "frame") -> None:
+    """A ValueError unless a frame of width x height px is within the documented limits."""
+    if min(width, height) < MIN_FRAME_SIDE:
+        raise ValueError(f"{what} too small: {width}x{height} px (at least {MIN_FRAME_SIDE} px a side)")
+    if max(width, height) > MAX_FRAME_SIDE or width * height > MAX_FRAME_PIXELS:
+        raise ValueError(f"{what} too large: {width}x{height} px (at most {MAX_FRAME_SIDE} px a side and "
+                         f"{MAX_FRAME_PIXELS:,} px, 4096x4096; resize it)")
+
+
 def check_frame(image: np.ndarray | None) -> np.ndarray:
-    """`image` if it is a frame the detector can read (8-bit grey or BGR, both sides MIN_FRAME_SIDE or more);
-    a ValueError saying what is wrong with it otherwise."""
+    """`image` if it is a frame the detector can read (8-bit grey or BGR, each side MIN_FRAME_SIDE or more,
+    within MAX_FRAME_SIDE and MAX_FRAME_PIXELS); a ValueError saying what is wrong with it otherwise."""
     if image is None or not isinstance(image, np.ndarray) or image.size == 0 or image.ndim not in (2, 3):
         raise ValueError("empty or malformed frame")
     if image.dtype != np.uint8 or image.ndim == 3 and image.shape[2] != 3:
         raise ValueError(f"not an 8-bit grey or BGR frame: {image.dtype}, shape {image.shape}")
     h, w = image.shape[:2]
-    if min(h, w) < MIN_FRAME_SIDE:
-        raise ValueError(f"frame too small: {w}x{h} px (at least {MIN_FRAME_SIDE} px a side)")
+    check_frame_size(w, h)
     return image
 
 

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import sys
-import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from ..output_files import write_text_atomically
 from ..service.config import DEFAULT_PATH, DEFAULT_TEXT, ConfigError, load_config, with_pin_hash
 from ..service.pin import PinError, check_pin, hash_pin
+
+
+CONFIG_MODE = 0o640  # a new config file: the PIN's hash is no secret to hand out
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -30,7 +32,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         raise ConfigError("", f"{path} exists (--force replaces it)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    _replace(path, DEFAULT_TEXT)
+    write_text_atomically(path, DEFAULT_TEXT, new_mode=CONFIG_MODE)
     print(f"wrote {path}; edit it, then: cardtable config check {path}")
     return 0
 
@@ -44,7 +46,7 @@ def cmd_console_pin(args: argparse.Namespace) -> int:
     pin = _read_pin(args.stdin)
     new_text = with_pin_hash(text, hash_pin(pin))
     tomllib.loads(new_text)  # the edit kept the file valid TOML (it raises before anything is written)
-    _replace(path, new_text)
+    write_text_atomically(path, new_text)  # keeps the file's permissions
     print(f"console PIN set in {path} (restart the service: systemctl restart cardtable)")
     return 0
 
@@ -56,21 +58,6 @@ def _read_pin(from_stdin: bool) -> str:
     if getpass.getpass("again: ") != pin:
         raise PinError("the two PINs differ; nothing changed")
     return pin
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (a reader sees the old file or the new one, never half), keeping
-    the old file's permissions (the PIN's hash is no secret to hand out)."""
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o640
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

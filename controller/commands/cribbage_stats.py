@@ -3,13 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from ..cribbage.advice import AdviceError, KeepAdvice, advise, parse_deal
+from ..cribbage.advice import KeepAdvice, advise, parse_deal
 from ..cribbage.crib_table import ASSUMPTION
 from ..cribbage.statistics import ShowHistogram, show_histograms
-
-EXIT_BAD_INPUT = 2
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,11 +52,7 @@ def _histogram_json(histogram: ShowHistogram) -> dict[str, object]:
 
 
 def run_advise(args: argparse.Namespace) -> int:
-    try:
-        six = parse_deal(args.cards)
-    except AdviceError as error:
-        print(f"cardtable advise: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    six = parse_deal(args.cards)  # an AdviceError is bad input: the CLI's boundary reports it
     ranked = advise(six, args.dealer)
     role = "dealer" if args.dealer else "pone"
     if args.json:

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from ..cards import CardError, parse_cards
-from ..ferbli.hands import HandError, evaluate
+from ..cards import parse_cards
+from ..ferbli.hands import evaluate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,13 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_rank(args: argparse.Namespace) -> int:
-    try:
-        value = evaluate(parse_cards(args.cards))
-    except (CardError, HandError) as error:
-        print(f"cardtable ferbli rank: {error}", file=sys.stderr)
-        return 2
+    cards = parse_cards(args.cards)  # a CardError or HandError is bad input: the CLI's boundary reports it
+    value = evaluate(cards)
     if args.json:
-        print(json.dumps({"cards": [str(c) for c in parse_cards(args.cards)], "name": value.name,
+        print(json.dumps({"cards": [str(c) for c in cards], "name": value.name,
                           "category": value.category.name.lower(), "key": list(value.key)}))
     else:
         print(f"{value.name}  (key {value.key[0]} {value.key[1]})")

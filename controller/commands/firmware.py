@@ -16,12 +16,12 @@ import serial
 
 from controller.pegboard import pegproto
 from controller.pegboard.link import release_to_repl
-from controller.pegboard.virtual import FIRMWARE_DIR, VirtualPegBoard
+from controller.pegboard.virtual import FIRMWARE_DIR, VirtualPegBoard, check_link_path
 
 RP2040_VID = 0x2E8A  # Raspberry Pi's USB vendor id: MicroPython on an RP2040 enumerates with it
 
 
-class FirmwareError(Exception):
+class FirmwareError(ValueError):
     """A clear reason why the firmware cannot be deployed."""
 
 
@@ -57,20 +57,14 @@ def flash_command(mpremote: list[str], port: str, files: list[Path]) -> list[str
 
 
 def _flash(args: argparse.Namespace) -> int:
-    try:
-        files = firmware_files()
-        port = args.port or _detect_port()
-        command = flash_command(mpremote_command(), port, files)
-    except FirmwareError as exc:
-        print(f"cardtable firmware flash: {exc}", file=sys.stderr)
-        return 2
+    files = firmware_files()
+    port = args.port or _detect_port()
+    command = flash_command(mpremote_command(), port, files)
     try:
         if not release_to_repl(port):
             print("board did not answer the release request (already at the REPL?); trying anyway")
     except (serial.SerialException, OSError) as exc:
-        print(f"cardtable firmware flash: cannot open {port}: {exc} (is the cardtable service running?)",
-              file=sys.stderr)
-        return 2
+        raise FirmwareError(f"cannot open {port}: {exc} (is the cardtable service running?)") from None
     print("flashing:", " ".join(f.name for f in files))
     result = subprocess.run(command, check=False)
     if result.returncode != 0:
@@ -86,6 +80,7 @@ def _detect_port() -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    check_link_path(Path(args.link))
     board = VirtualPegBoard({"tracks": args.tracks, "holes": args.holes}, link_path=args.link)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())  # systemd/kill: remove the link path too

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterable
 
 from ..journal import GameRecord, Journal, JournalError, default_journal_path
+from ..output_files import write_atomically
 
 
 class ExportError(Exception):
@@ -96,28 +95,9 @@ def write_new_file(path: Path, lines: Iterable[str], *, replace: bool) -> None:
     if path.exists() and not replace:
         raise ExportError(f"{path} exists (--force replaces it)")
     try:
-        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.writelines(line + "\n" for line in lines)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a hand history is for sharing
-        _publish(temporary, path, replace)
-    except OSError as error:
-        raise ExportError(f"cannot write {path}: {error.strerror}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def _publish(temporary: str, path: Path, replace: bool) -> None:
-    if replace:
-        os.replace(temporary, path)
-        return
-    try:
-        os.link(temporary, path)  # unlike a rename, fails if the name was taken meanwhile
+        write_atomically(path, lambda stream: stream.writelines((line + "\n").encode("utf-8") for line in lines),
+                         new_mode=0o644, replace=replace)  # a hand history is for sharing
     except FileExistsError:
         raise ExportError(f"{path} exists (--force replaces it)") from None
+    except OSError as error:
+        raise ExportError(f"cannot write {path}: {error.strerror}") from None

@@ -91,6 +91,48 @@ class PtyPort:
             pass  # nobody reads the other end: the bytes are lost, as on a USB port with no host
 
 
+class LinkPathError(ValueError):
+    """A link path the virtual board will not take: it would replace something that is not its link."""
+
+
+def check_link_path(path: Path) -> None:
+    """Refuse a link path whose folder is missing, or that holds anything but a stale link to a terminal
+    (a file, a folder, a link elsewhere): the board replaces the link and removes it when it stops."""
+    if not path.parent.is_dir():
+        raise LinkPathError(f"--link {path}: folder {path.parent} does not exist")
+    if path.is_symlink():
+        target = _link_target(path) or ""
+        if not target.startswith(_TERMINALS):
+            raise LinkPathError(f"--link {path}: is a link to {target}, not to a terminal; choose another path")
+    elif path.is_dir():
+        raise LinkPathError(f"--link {path}: is a folder; name the link to create, e.g. {path}/pegboard")
+    elif path.exists():
+        raise LinkPathError(f"--link {path}: a file is there; choose another path (it would be replaced)")
+
+
+_TERMINALS = ("/dev/pts/", "/dev/tty")
+
+
+def _link_target(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:  # gone, or not a link
+        return None
+
+
+def _point_link(path: Path, target: str) -> None:
+    """Make `path` a symlink to `target` in one step (a new link under a free name, renamed over it)."""
+    check_link_path(path)
+    while True:
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.{random.getrandbits(32):08x}")
+        try:
+            os.symlink(target, temporary)
+            break
+        except FileExistsError:  # that name is taken: never remove what is there, try another
+            continue
+    os.replace(temporary, path)
+
+
 class VirtualPegBoard:
     def __init__(self, geometry: dict[str, Any] | None = None, link_path: str | Path | None = None) -> None:
         self._firmware = load_firmware()
@@ -140,10 +182,11 @@ class VirtualPegBoard:
         self._fds = (master, slave)  # the slave stays open here so the master never reads EIO
         self._slave_name = os.ttyname(slave)
         if self._link_path is not None:
-            tmp = self._link_path.with_name(self._link_path.name + ".new")
-            tmp.unlink(missing_ok=True)
-            tmp.symlink_to(self._slave_name)
-            tmp.replace(self._link_path)
+            try:
+                _point_link(self._link_path, self._slave_name)
+            except BaseException:
+                self._close_pty()
+                raise
         self._boot(master)
 
     def reset(self) -> None:
@@ -158,11 +201,15 @@ class VirtualPegBoard:
         if self._fds is None:
             return
         self._halt()
-        if self._link_path is not None:
-            self._link_path.unlink(missing_ok=True)
-        for fd in self._fds:
-            os.close(fd)
-        self._fds = None
+        if self._link_path is not None and _link_target(self._link_path) == self._slave_name:
+            self._link_path.unlink()  # only our own link: another board may have taken the path since
+        self._close_pty()
+
+    def _close_pty(self) -> None:
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
 
     def __enter__(self) -> VirtualPegBoard:
         self.start()
