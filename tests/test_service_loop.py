@@ -19,6 +19,7 @@ from disks import fill, remount, small_tmpfs
 from controller.hardware.status_light import LightStatus
 from controller.history import HistoryLine
 from controller.journal import JOURNAL_NAME, Journal
+from controller.pegboard import pegproto
 from controller.pegboard.virtual import VirtualPegBoard
 from controller.replay import replay
 from controller.service.config import CameraConfig, GameConfig, PegBoardConfig, ServiceConfig
@@ -84,7 +85,7 @@ def test_a_whole_game_ends_alike_in_the_journal_on_the_board_and_in_the_hub(tmp_
             final = board_state(engine)  # type: ignore[arg-type]
             assert service.devices is not None and service.devices.link is not None
             assert service.devices.link.wait_confirmed(final, 10)
-            assert board.wait_for_leds(board.render(final), 5)
+            assert board.app.link.state == pegproto.decode_state(final.encode())  # the win, animated
             snapshot = service.hub.snapshot()
             summary = engine.summary()
             assert pins.pin(27).state == 1  # the status light green: the game is over, nothing held
