@@ -16,12 +16,12 @@ import pytest
 
 from controller.cards import Card, CardError
 from controller.history import Header
-from controller.service.hub import StateHub, TableStatus
+from controller.service.hub import StateHub
 from controller.simulation import cribbage as cribbage_sim, femkort as femkort_sim, ferbli as ferbli_sim
 from controller.table.inputs import READER
 from controller.table.log import parse_table_log
 from controller.table.session import TableSession
-from panel_support import RecordingConsole, sse_messages
+from panel_support import RecordingConsole, published, sse_messages
 from table_logs import Line, cribbage_log, femkort_log, ferbli_log
 from web_panel import create_app
 
@@ -61,14 +61,6 @@ class HiddenCards:
             self.hidden.add(card)  # dealt again in a later hand: hidden again
         else:
             self.hidden.discard(card)
-
-
-def published(session: TableSession) -> tuple[dict[str, Any], dict[str, Any], TableStatus]:
-    """What the service publishes: the engine's views with the players' names, and the hold."""
-    players = list(session.setup.players)
-    public = {**session.engine.public_view(), "players": players}
-    dealer = {**session.engine.dealer_view(), "players": players}
-    return public, dealer, TableStatus(camera="online", hold=session.dealer_hold())
 
 
 GAMES: dict[str, Callable[[int], tuple[list[Line], dict[str, Any]]]] = {
