@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import select
 import statistics
 import tempfile
@@ -18,10 +19,14 @@ import time
 import tty
 from pathlib import Path
 
+from controller.games import new_game
 from controller.pegboard import pegproto
 from controller.pegboard.link import LinkConfig, PegBoardLink
-from controller.pegboard.state import BoardState
+from controller.pegboard.state import BoardState, Track
 from controller.pegboard.virtual import VirtualPegBoard
+from controller.simulation import cribbage as cribbage_sim
+from controller.simulation.cribbage import Driver
+from controller.table.outputs import board_state
 
 BAUD = 115200
 BITS_PER_BYTE = 10
@@ -32,12 +37,19 @@ def wire_ms(nbytes: int) -> float:
 
 
 def states(count: int) -> list[BoardState]:
-    """Distinct states (a fresh game each time one would end), so every update really changes the board."""
-    out, state = [], BoardState.new_game([(255, 0, 0), (0, 0, 255)])
+    """Distinct states from simulated cribbage games' pegs (a fresh game each time one ends), so every
+    update really changes the board."""
+    out: list[BoardState] = []
+    seed = 0
     while len(out) < count:
-        following = state.peg(len(out) % 2, 1 + len(out) % 5)
-        state = following if following.winner is None else BoardState.new_game([(255, 0, 0), (0, 0, 255)])
-        out.append(state)
+        game = new_game(cribbage_sim.header(2))
+        for _ in Driver(game, random.Random(seed)).events():
+            state = board_state(game)
+            if game.game_over or len(out) == count:
+                break
+            if not out or state != out[-1]:
+                out.append(state)
+        seed += 1
     return out
 
 
@@ -99,7 +111,7 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=300)
     args = parser.parse_args()
 
-    sample = BoardState.new_game([(255, 0, 0), (0, 0, 255), (0, 255, 0)]).peg(0, 29).peg(1, 12)
+    sample = BoardState((Track((255, 0, 0), 29, 0), Track((0, 0, 255), 12, 0), Track((0, 255, 0))))
     state_frame = len(pegproto.encode_frame(pegproto.MSG_STATE, 0, sample.encode()))
     two_track = len(pegproto.encode_frame(pegproto.MSG_STATE, 0, states(1)[0].encode()))
     ack = len(pegproto.encode_frame(pegproto.MSG_ACK, 0, pegproto.encode_ack(2, 0, 1, True, 1)))

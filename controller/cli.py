@@ -28,6 +28,7 @@ from .arguments import OneLineParser
 # numpy and ONNX Runtime, 60 MB and a second or more before a replay could read its first line.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "controller.commands.replay": ("replay",),
+    "controller.commands.session": ("session",),
     "vision.cli": ("vision",),
     "controller.commands.ferbli": ("ferbli",),
     "controller.commands.cribbage_stats": ("stats", "advise"),

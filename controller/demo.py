@@ -22,12 +22,12 @@ from .hardware.status_light import LightStatus, StatusLight
 from .history import Header, write_history
 from .narration import describe_effect, describe_event
 from .pegboard.link import LinkConfig, PegBoardLink
-from .pegboard.state import BoardState, Mode, Track
+from .pegboard.state import Mode
 from .pegboard.virtual import VirtualPegBoard
 from .simulation.cribbage import Driver
+from .table.outputs import board_state
 
 PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di")
-TRACK_COLOURS = ((255, 40, 0), (0, 90, 255), (0, 200, 60))
 ILLEGAL_EVERY = 25  # roughly how often the simulated players try something illegal
 
 
@@ -55,18 +55,6 @@ class SimulatedHardware:
         self.light.close()
         self.link.stop()
         self.board.stop()
-
-
-def board_state(game: CribbageGame, target: int) -> BoardState:
-    """The peg board's picture of the engine's pegs (the engine is the source of truth)."""
-    summary = game.summary()
-    tracks = tuple(Track(TRACK_COLOURS[side], min(peg["front"], target), min(peg["back"], target))
-                   for side, peg in enumerate(summary["pegs"]))
-    winner = summary["winner"]
-    if winner is None:
-        return BoardState(tracks, target)
-    mode = Mode.WIN if summary["skunk"] == "none" else Mode.SKUNK
-    return BoardState(tracks, target, mode=mode, mode_track=winner % len(tracks))
 
 
 def illegal_attempt(game: CribbageGame, rng: random.Random, driver: Driver) -> Event | None:
@@ -97,7 +85,7 @@ class Demo:
 
     def run(self) -> dict[str, Any]:
         self.hardware.light.show(LightStatus.READY)
-        self.hardware.link.set_state(board_state(self.game, self.target))
+        self.hardware.link.set_state(board_state(self.game))
         while (move := self.driver.choose()) is not None:
             now_and_then = self.rng.randrange(ILLEGAL_EVERY) == 0
             if now_and_then and (attempt := illegal_attempt(self.game, self.rng, self.driver)):
@@ -116,7 +104,7 @@ class Demo:
             self.out(f"    REJECTED: {error}")
             self.hardware.buzzer.play(Sound.ILLEGAL)
             self.hardware.light.show(LightStatus.ILLEGAL)
-            self.hardware.link.set_state(board_state(self.game, self.target).with_mode(Mode.ILLEGAL))
+            self.hardware.link.set_state(board_state(self.game).with_mode(Mode.ILLEGAL))
         else:
             raise AssertionError(f"the engine accepted an illegal event: {event}")
 
@@ -131,7 +119,7 @@ class Demo:
         if self.game.phase is Phase.GAME_OVER:
             self.hardware.buzzer.play(Sound.WIN)
         self.hardware.light.show(LightStatus.READY)
-        self.hardware.link.set_state(board_state(self.game, self.target))
+        self.hardware.link.set_state(board_state(self.game))
 
 
 def run_demo(out: TextIO, players: int = 2, seed: int | None = None, delay: float = 0.02,
@@ -144,7 +132,7 @@ def run_demo(out: TextIO, players: int = 2, seed: int | None = None, delay: floa
     try:
         demo = Demo(hardware, print_line, players, seed, delay)
         summary = demo.run()
-        final = board_state(demo.game, demo.target)
+        final = board_state(demo.game)
         confirmed = hardware.link.wait_confirmed(final, timeout=3.0)
         hardware.buzzer.wait_idle(timeout=5.0)
         _report(print_line, demo, summary, hardware, confirmed)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
-from .engine import IllegalEvent, SetupError, effects_json
+from .engine import Effect, Engine, Event, IllegalEvent, SetupError, effects_json
 from .event_fields import unknown_fields
 from .games import new_game
 from .history import Header, HistoryError, HistoryLine
@@ -17,14 +17,24 @@ def replay(header: Header, lines: Iterable[HistoryLine]) -> Iterator[dict[str, A
     except SetupError as error:
         raise HistoryError(1, f"bad header: {error}") from None
     for line in lines:
-        refused = unknown_fields(header.game, line.event)
-        if refused is not None:
-            yield {"n": line.number, "ok": False, "error": refused}
-            continue
         try:
-            effects = engine.apply(line.event)
+            effects = judge(engine, header.game, line.event)
         except IllegalEvent as error:
             yield {"n": line.number, "ok": False, "error": str(error)}
         else:
             yield {"n": line.number, "ok": True, "effects": effects_json(effects)}
-    yield {"type": "summary", "game": header.game, **engine.summary()}
+    yield summary_line(engine, header)
+
+
+def judge(engine: Engine, game: str, event: Event) -> list[Effect]:
+    """One event judged as the replay judges it (the table session too): a field the game's events do not
+    have is refused before the engine sees it; IllegalEvent leaves the engine as it was."""
+    refused = unknown_fields(game, event)
+    if refused is not None:
+        raise IllegalEvent(refused)
+    return engine.apply(event)
+
+
+def summary_line(engine: Engine, header: Header) -> dict[str, Any]:
+    """The last line of a replay: the game and the engine's summary."""
+    return {"type": "summary", "game": header.game, **engine.summary()}

@@ -10,24 +10,28 @@ import tty
 import pytest
 import serial
 
+from controller.games import new_game
 from controller.pegboard.link import Backoff, LinkConfig, LinkStatus, PegBoardLink
-from controller.pegboard.state import BoardState
+from controller.pegboard.state import BoardState, Track
+from controller.simulation import cribbage as cribbage_sim
+from controller.simulation.cribbage import Driver
+from controller.table.outputs import board_state
 from controller.pegboard.virtual import VirtualPegBoard
 
 FAST = dict(ack_timeout=0.03, heartbeat_interval=0.2, backoff_initial=0.05, backoff_max=0.2)
 
 
 def _game(moves=40, seed=1):
-    """Board states from a random game that stops short of a win (a win animates: no fixed frame)."""
-    rng = random.Random(seed)
-    state = BoardState.new_game([(255, 0, 0), (0, 0, 255)], brightness=128)
-    states = []
-    while len(states) < moves:
-        following = state.peg(rng.randrange(2), rng.randint(1, 12))
-        if following.winner is not None:
+    """Board states of a simulated cribbage game, from the engine's pegs, stopping short of the win (a win
+    animates: no fixed frame)."""
+    game = new_game(cribbage_sim.header(2))
+    states: list[BoardState] = []
+    for _ in Driver(game, random.Random(seed)).events():
+        state = board_state(game).with_brightness(128)
+        if game.game_over or len(states) == moves:
             break
-        state = following
-        states.append(state)
+        if not states or state != states[-1]:
+            states.append(state)
     return states
 
 
@@ -184,8 +188,9 @@ def test_missing_port_never_blocks_the_game(tmp_path):
     seen = []
     config = LinkConfig(port=str(tmp_path / "nothing"), **FAST)
     with PegBoardLink(config, on_status=lambda s, d: seen.append((s, d))) as link:
+        states = _game(40)
         start = time.perf_counter()
-        for state in _game(40):
+        for state in states:
             link.set_state(state)
         assert time.perf_counter() - start < 0.05
         time.sleep(0.2)
@@ -213,7 +218,7 @@ def test_backoff_doubles_up_to_the_cap_and_resets():
 def test_a_state_the_board_refuses_is_reported_not_shown_as_up(board, statuses):
     _, record = statuses
     three_tracks = BoardState.new_game([(255, 0, 0), (0, 0, 255), (0, 255, 0)])  # the board has two
-    two_tracks = BoardState.new_game([(255, 0, 0), (0, 0, 255)]).peg(0, 5)
+    two_tracks = BoardState((Track((255, 0, 0), 5, 0), Track((0, 0, 255))))
     with PegBoardLink(LinkConfig(port=board.port_path, **FAST), on_status=record) as link:
         link.set_state(three_tracks)
         deadline = time.monotonic() + 2.0

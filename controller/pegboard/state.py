@@ -1,4 +1,6 @@
-"""What the peg board should show: pegs per track, colours, mode and brightness (pure, immutable)."""
+"""What the peg board should show: pegs per track, colours, mode and brightness (pure, immutable).
+
+The pegs come from the engine (controller.table.outputs.board_state): this module scores nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -6,7 +8,6 @@ from enum import IntEnum
 
 from controller.pegboard import pegproto
 
-MAX_SCORE_PER_PEG = 29  # the largest single cribbage score (a 29 hand)
 Colour = tuple[int, int, int]
 
 
@@ -57,32 +58,6 @@ class BoardState:
     @classmethod
     def new_game(cls, colours: list[Colour], target: int = 121, brightness: int = 64) -> BoardState:
         return cls(tuple(Track(tuple(c)) for c in colours), target, brightness=brightness)  # type: ignore[arg-type]
-
-    @property
-    def skunk_line(self) -> int:
-        """A loser who stays at or below this score is skunked (90 of 121, 30 of 61)."""
-        return self.target - 31
-
-    @property
-    def winner(self) -> int | None:
-        return next((n for n, t in enumerate(self.tracks) if t.front == self.target), None)
-
-    def peg(self, track: int, points: int) -> BoardState:
-        """Score `points` for a track: the back peg jumps ahead of the front peg (CR-15); reaching the
-        target wins (capped there), with a skunk when another track is at or below the skunk line."""
-        if not 0 <= track < len(self.tracks):
-            raise ValueError(f"no track {track}")
-        if not 1 <= points <= MAX_SCORE_PER_PEG:
-            raise ValueError(f"a score is 1..{MAX_SCORE_PER_PEG} points, not {points}")
-        if self.winner is not None:
-            raise ValueError("the game is over")
-        old = self.tracks[track]
-        moved = replace(old, back=old.front, front=min(old.front + points, self.target))
-        tracks = self.tracks[:track] + (moved,) + self.tracks[track + 1:]
-        if moved.front < self.target:
-            return replace(self, tracks=tracks, mode=Mode.NORMAL, mode_track=None)
-        skunked = any(t.front <= self.skunk_line for n, t in enumerate(tracks) if n != track)
-        return replace(self, tracks=tracks, mode=Mode.SKUNK if skunked else Mode.WIN, mode_track=track)
 
     def with_mode(self, mode: Mode, track: int | None = None) -> BoardState:
         return replace(self, mode=mode, mode_track=track)
