@@ -86,6 +86,20 @@ class Engine(Protocol):
         when cards are unread)."""
         ...
 
+    def public_view(self) -> dict[str, Any]:
+        """JSON-ready: what a spectator may see at this moment; never a card that is hidden now."""
+        ...
+
+    def dealer_view(self) -> dict[str, Any]:
+        """JSON-ready: the public view and every card the engine knows (hands read at the deal, ...)."""
+        ...
+
+
+def table_view(engine: Engine) -> dict[str, Any]:
+    """The part of every view that all games share."""
+    return {"game": engine.game, "phase": engine.phase.value, "dealer": engine.dealer, "to_act": engine.to_act(),
+            "hand_over": engine.hand_over, "game_over": engine.game_over}
+
 
 # ----- effects: what an accepted event caused ------------------------------------------------------
 # One class per kind; `to_json()` is the effect as the replay prints it (the hand-history contract).
@@ -216,12 +230,17 @@ class Misdeal:
 
 @dataclass(frozen=True)
 class MatchOver:
-    """Färbeln: the match is over (fewer than two seats can play); the winner, if one seat is left."""
+    """Färbeln: the match is over, fewer than three seats being able to play: the winner is the last one,
+    or of two left the one holding more chips (None on a tie)."""
 
     winner: int | None
+    players_left: tuple[int, ...] | None = None  # the two seats still able to play, when two are left
 
     def to_json(self) -> dict[str, Any]:
-        return {"match_over": True, "winner": self.winner}
+        out: dict[str, Any] = {"match_over": True, "winner": self.winner}
+        if self.players_left is not None:
+            out["players_left"] = list(self.players_left)
+        return out
 
 
 Effect = Points | ChipMove | Violation | Note | Showdown | Carried | TalonReshuffled | DealOver | Misdeal | MatchOver

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card
 
@@ -22,6 +23,10 @@ class Holding:
             self.unknown += 1
         else:
             self.known.append(card)
+
+    def to_json(self) -> dict[str, Any]:
+        """For the dealer's view: the cards read, and how many were not."""
+        return {"known": [str(card) for card in self.known], "unread": self.unknown}
 
     def take(self, card: Card | None) -> None:
         """Remove a card the caller has validated: a known one, or (None, or not known) one of the unread ones."""

@@ -65,7 +65,9 @@ def describe_effect(effect: Effect, names: Sequence[str]) -> str:
         case Misdeal():
             return "misdeal: the same dealer deals again"
         case MatchOver():
-            return "match over: " + ("no winner" if effect.winner is None else f"{who(effect.winner)} wins")
+            left = "" if effect.players_left is None else \
+                f" ({', '.join(who(s) for s in effect.players_left)} left: Färbeln needs three)"
+            return "match over: " + ("no winner" if effect.winner is None else f"{who(effect.winner)} wins") + left
     assert_never(effect)
 
 

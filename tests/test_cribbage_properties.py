@@ -35,7 +35,10 @@ def check_cards_conserved(game: CribbageGame, driver: Driver) -> None:
         assert seat_hand.played == truth.played[seat]
         assert set(seat_hand.holding.known) <= set(truth.holding[seat])
         assert seat_hand.holding.size == len(truth.holding[seat])
-        known += seat_hand.holding.known + seat_hand.played
+        if seat_hand.pool:  # a read hand discarded face down: its unseen cards are the pool's, the rest the crib's
+            assert set(truth.holding[seat]) - set(seat_hand.holding.known) <= set(seat_hand.pool)
+            assert set(seat_hand.pool) <= set(truth.holding[seat]) | set(truth.crib)
+        known += seat_hand.holding.known + seat_hand.played + seat_hand.pool
     assert set(hand.crib.known) <= set(truth.crib) and hand.crib.size == len(truth.crib)
     known += hand.crib.known + ([hand.starter] if hand.starter else [])
     assert len(known) == len(set(known)) and set(known) == hand.seen
@@ -76,8 +79,9 @@ def illegal_events(game: CribbageGame, driver: Driver, rng: random.Random) -> li
             events.append({"type": "play", "seat": actor, "card": str(too_big[0])})
         if game.playable(actor) or hand.count == 0:  # a go while holding a known playable card
             events.append({"type": "go", "seat": actor})
-        elsewhere = [c for c in seen if c not in truth.holding[actor]]
-        if elsewhere:  # a card that is known to be somewhere else
+        # A card known to be somewhere else (not a pool card: which of them went to the crib is unknown)
+        elsewhere = [c for c in seen if c not in truth.holding[actor] and c not in hand.seats[actor].pool]
+        if elsewhere:
             events.append({"type": "play", "seat": actor, "card": str(rng.choice(elsewhere))})
     if game.phase is Phase.SHOW and game.options.muggins:
         count = game.next_count()
@@ -91,7 +95,7 @@ def illegal_events(game: CribbageGame, driver: Driver, rng: random.Random) -> li
 def play_game(players: int, options: dict[str, Any], seed: int, unread: float) -> CribbageGame:
     rng = random.Random(seed)
     game = new_game(header(players, seed % players, **options))
-    driver = Driver(game, rng, unread=unread)
+    driver = Driver(game, rng, unread=unread, face_down=0.3)
     start = [0] * game.layout.sides  # every point, even five-card's three for last, is an effect
     effect_points: Counter[int] = Counter()
     counts: dict[tuple[int, bool], int] = {}

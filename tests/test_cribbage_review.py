@@ -256,6 +256,19 @@ def test_three_players_single_card_deal_order_and_the_crib_card():
     rejected(game, {"type": "deal", "to": "crib", "card": "4S"}, "no deal now")
 
 
+def test_muggins_the_dealers_claim_after_the_crib_is_revealed_is_the_cribs():
+    game = make(muggins=True)
+    run(game, deal(["KC", "10C", "JD", "8H", None, None], ["10H", "10S", "JC", "7D", None, None]),
+        discard(1, None, None), discard(0, None, None), starter("4S"),
+        play(1, "10H"), play(0, "KC"), play(1, "10S"), go(0), go(1), play(0, "10C"), play(1, "JC"), play(0, "JD"),
+        go(1), go(0), play(1, "7D"), play(0, "8H"),
+        {"type": "claim", "seat": 1, "points": 2}, {"type": "claim", "seat": 0, "points": 0},
+        {"type": "reveal", "seat": 0, "crib": True, "cards": ["2H", "3H", "AC", "9D"]})
+    rejected(game, {"type": "claim", "seat": 0, "crib": False, "points": 8}, "seat 0's crib counts now")
+    effects = run(game, {"type": "claim", "seat": 0, "points": 8})  # no "crib": the crib is what counts now
+    assert show_totals(effects) == [(0, "crib", 8)] and game.summary()["hand_over"] is True
+
+
 def test_muggins_points_that_reach_the_target_win_at_once():
     # V-muggins + CR-13: seat 2 (at 120 after the play) pegs seat 1's missed point and wins; seat 2's
     # own count and the rest are never made.
@@ -706,3 +719,20 @@ def test_play_and_show_match_the_reference(players, options, seed):
             want_counts.append((seat, "crib" if is_crib else "hand", total))
     assert show_totals(effects) == want_counts
     assert game.summary()["scores"] == expected
+
+
+def test_open_deal_discard_face_down_keeps_what_the_reader_saw():
+    # The reader read every card; the camera sees only two face-down cards go to the crib from pone.
+    game = make()
+    run(game, deal(["KC", "KD", "KH", "KS", "QC", "QD"], ["AS", "AH", "AD", "AC", "2S", "2H"]),
+        discard(1, None, None), discard(0, "QC", "QD"), starter("5C"))
+    assert game.dealer_view()["hands"][1] == {"known": [], "unread": 4,
+                                              "among": ["AS", "AH", "AD", "AC", "2S", "2H"]}
+    run(game, play(1, "AS"), play(0, "KC"))
+    rejected(game, play(1, "3S"), "3S is not in seat 1's hand: its 3 unseen card\\(s\\) are among AH AD AC 2S 2H")
+    run(game, play(1, "AH"), play(0, "KD"), play(1, "AD"), go(0))
+    # Two of AC 2S 2H went to the crib, so pone still holds one, and each fits at 23.
+    rejected(game, go(1), "illegal go: seat 1 holds one of AC 2S 2H, which fit")
+    run(game, play(1, "AC"))  # pone's last card: the other two are the crib's
+    assert sorted(game.dealer_view()["crib"]["known"]) == ["2H", "2S", "QC", "QD"]
+    assert {"type": "discard", "seat": 1, "cards": [None, None]} not in game.legal_actions()

@@ -34,7 +34,7 @@ def cribbage_table(rng: random.Random, unread: float) -> SimulatedTable:
     players = rng.choice([2, 3, 4])
     options = rng.choice([{}, {"muggins": True}, {"target": 61}] + ([{"five_card": True}] if players == 2 else []))
     setup = cribbage.header(players, rng.randrange(players), **options)
-    return cribbage.Driver(new_game(setup), rng, unread=unread)  # type: ignore[arg-type]
+    return cribbage.Driver(new_game(setup), rng, unread=unread, face_down=0.3)  # type: ignore[arg-type]
 
 
 def femkort_table(rng: random.Random, unread: float) -> SimulatedTable:

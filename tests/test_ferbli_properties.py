@@ -94,7 +94,7 @@ def test_random_matches_keep_every_invariant(players: int, data: st.DataObject) 
                "mus_min": data.draw(st.integers(1, 3), label="mus_min"),
                "efterhand_buys": data.draw(st.booleans(), label="efterhand_buys")}
     chips = data.draw(st.lists(st.integers(0, 60), min_size=players, max_size=players)
-                      .filter(lambda c: sum(b >= options["min"] for b in c) >= 2), label="chips")
+                      .filter(lambda c: sum(b >= options["min"] for b in c) >= 3), label="chips")
     dealer = data.draw(st.integers(0, players - 1), label="dealer")
     game = table(players, chips, dealer, **options)
     sim = FerbliTable(game, random.Random(data.draw(st.integers(0, 2**32), label="seed")))

@@ -113,11 +113,11 @@ def test_talon_reshuffle_with_seven_players(capsys: pytest.CaptureFixture[str]) 
     assert summary["chips"] == [18] * 6 + [32]
 
 
-def test_match_over(capsys: pytest.CaptureFixture[str]) -> None:
+def test_match_over_with_two_players_left(capsys: pytest.CaptureFixture[str]) -> None:
     lines, summary = check_file("match_over.jsonl", capsys,
-                                {4: "no join now", 8: "it can only show", 10: "the match is over (seat 1 won)"})
-    assert effects_at(lines, 9)[-1] == {"match_over": True, "winner": 1}
-    assert (summary["winner"], summary["chips"]) == (1, [0, 20, 0])
+                                {10: "the match is over (only seats 1 and 0 can still play, Färbeln needs three"})
+    assert effects_at(lines, 9)[-1] == {"match_over": True, "winner": 1, "players_left": [1, 0]}
+    assert (summary["winner"], summary["chips"]) == (1, [9, 12, 0])
 
 
 @pytest.mark.parametrize("header,fragment", [

@@ -351,6 +351,8 @@ def test_fb_r24_the_four_options() -> None:
     rejected(game, buy(1, "upcard", "9C"), "card 9C is not in seat 1's hand")
     play(game, buy(1, "upcard", "7H"))
     rejected(game, buy(2, "stand"), "no buy now: waiting for the next card, to seat 1")  # GAP-FB-8
+    rejected(game, card(1, None, up=True), "dealt face up (FB-R24) and always seen: name it")
+    rejected(game, {"type": "deal", "hands": [[], [None], []]}, "the card to seat 1 is dealt face up")
     play(game, card(1, "JS", up=True))
     rejected(game, buy(2, "replace"), "option replace discards 1 or 2 or 3 card(s) (FB-R24), got 0")
     rejected(game, buy(2, "replace", "AH", "9D", "AD", "8H"), "got 4")
@@ -566,16 +568,27 @@ def test_fb_r39_must_fold_table_stakes() -> None:
 
 
 def test_fb_r39_gap_fb_11_no_chips_mid_deal_broke_seats_sit_out_and_the_match_ends() -> None:
-    game = table(chips=[10, 10, 0])  # seat 2 cannot play: the deal order is 1, 0
-    assert game.order == (1, 0)
-    play(game, deal(["7C", "8C"], ["AS", "KS"], []))
+    game = table(4, chips=[10, 10, 0, 10])  # seat 2 cannot play: the deal order is 1, 3, 0
+    assert game.order == (1, 3, 0)
+    play(game, deal(["7C", "8C"], ["AS", "KS"], [], ["7D", "8D"]))
     rejected(game, act("join", 2), "no join now")
-    play(game, act("stake", 1, 10), deal(["9C", "JD"], ["QS", "7H"], []), join(0))
+    play(game, act("stake", 1, 10), deal(["9C", "JD"], ["QS", "7H"], [], ["9H", "10S"]), join(3), join(0))
     rejected(game, act("raise", 0, 1), "seat 0 holds 0 chips, less than a stake can cost: it can only show")
     effects = play(game, act("show", 0))
     assert effects[-1] == {"match_over": True, "winner": 1}
-    assert game.summary()["winner"] == 1 and game.chips.balances == [0, 20, 0]
+    assert game.summary()["winner"] == 1 and game.chips.balances == [0, 30, 0, 0]
     rejected(game, {"type": "new_hand"}, "the match is over (seat 1 won)")
+
+
+def test_fb_r1_a_match_ends_when_only_two_can_play() -> None:
+    game = table(chips=[10, 10, 1])
+    play(game, deal(["7C", "8C"], ["AS", "KS"], ["7D", "8D"]), act("stake", 1, 1),
+         deal(["9C", "JD"], ["QS", "7H"], ["9H", "10S"]), join(2), join(0))
+    effects = play(game, act("show", 0))  # seat 2 loses its last chip; seats 1 and 0 are left
+    assert effects[-1] == {"match_over": True, "winner": 1, "players_left": [1, 0]}
+    rejected(game, {"type": "new_hand"}, "only seats 1 and 0 can still play, Färbeln needs three")
+    with pytest.raises(SetupError, match="fewer than 3 seats hold the 1 chip"):
+        table(chips=[10, 10, 0])
 
 
 def test_fb_r40_gap_fb_12_misdeal_same_dealer_redeals_and_paid_money_stays() -> None:

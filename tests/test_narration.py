@@ -40,6 +40,7 @@ NAMES = ("Ann", "Bo", "Cy")
     (Misdeal(), "misdeal: the same dealer deals again"),
     (MatchOver(None), "match over: no winner"),
     (MatchOver(2), "match over: Cy wins"),
+    (MatchOver(1, (1, 0)), "match over: Bo wins (Bo, Ann left: Färbeln needs three)"),
 ])
 def test_every_kind_of_effect_has_a_line(effect: Effect, line: str) -> None:
     assert describe_effect(effect, NAMES).startswith(line)

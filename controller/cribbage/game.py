@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..actions import card_subsets, new_hand_actions, per_card, per_subset
 from ..cards import Card, full_deck
-from ..engine import Effect, Event, GameSetup, IllegalEvent, Points, SetupError, Violation, effects_json, violation
+from ..engine import Effect, Event, GameSetup, IllegalEvent, Points, SetupError, Violation, effects_json, table_view, \
+    violation
 from ..events import event_card, event_cards, event_handler, event_hands, event_seat, event_type, optional_card, \
     parse_card_field, require_int
 from ..holding import Holding
@@ -57,6 +58,8 @@ class SeatHand:
     played: list[Card] = field(default_factory=list)  # laid in the play; still the seat's hand (CR-9)
     dealt: int = 0
     discarded: bool = False
+    # A read hand laid cards away face down: its unread cards are some of these, the rest went to the crib.
+    pool: list[Card] = field(default_factory=list)
 
 
 @dataclass
@@ -210,6 +213,35 @@ class CribbageGame:
         held = hand.seats[seat].holding
         return hand.seats[seat].played + held.known, held.unknown
 
+    # ----- views ---------------------------------------------------------------------------------
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see now: scores, pegs, the count and its series, the cards laid, the
+        starter, and each count of the show once scored, with its breakdown. No card in a hand or the crib."""
+        state, hand = self.state, self.state.hand
+        return {
+            **table_view(self), "scores": list(state.scores), "pegs": self.pegs(), "target": self.target,
+            "skunk_lines": {"skunk": self.options.skunk_below, "double": self.options.double_skunk_below},
+            "winner": state.winner, "count": hand.count, "series": _texts(hand.series),
+            "played": [_texts(seat.played) for seat in hand.seats],
+            "held": [seat.holding.size for seat in hand.seats], "crib_size": hand.crib.size,
+            "starter": None if hand.starter is None else str(hand.starter),
+            "shows": [self._show_view(count) for count in self.counting_order()[:hand.shown]],
+        }
+
+    def dealer_view(self) -> dict[str, Any]:
+        """The public view and every card the engine knows: the hands and the crib (read at the deal)."""
+        hand = self.state.hand
+        return {**self.public_view(),
+                "hands": [{**seat.holding.to_json(), "among": _texts(seat.pool)} for seat in hand.seats],
+                "crib": hand.crib.to_json()}
+
+    def _show_view(self, count: Count) -> dict[str, Any]:
+        cards, _ = self.show_cards(count)
+        score = self._score_count(count, cards)
+        return {"seat": count[0], "crib": count[1], "cards": _texts(cards), "total": score.total,
+                "breakdown": [part.to_json() for part in score.parts]}
+
     # ----- legal actions -------------------------------------------------------------------------
 
     def _unseen(self) -> list[Card]:
@@ -233,7 +265,9 @@ class CribbageGame:
         for seat in self._from_dealers_left():
             held = self.state.hand.seats[seat]
             if not held.discarded:
-                subsets = card_subsets(held.holding.known, held.holding.unknown, self.layout.discard)
+                # a read hand may lay its cards away face down (null), some or all of them
+                unread = held.holding.unknown or self.layout.discard
+                subsets = card_subsets(held.holding.known, unread, self.layout.discard)
                 actions += per_subset({"type": "discard", "seat": seat}, "cards", subsets)
         return actions
 
@@ -244,11 +278,11 @@ class CribbageGame:
         hand = self.state.hand
         seat = hand.to_play
         assert seat is not None  # the play always has a seat to act
-        holding = hand.seats[seat].holding
-        cards = holding.known + (self._unseen() if holding.unknown else [])
-        plays = per_card({"type": "play", "seat": seat}, [c for c in cards if fits(c, hand.count)])
-        can_go = hand.count + HIGHEST > LIMIT and not self.playable(seat)
-        return plays + ([{"type": "go", "seat": seat}] if can_go else [])
+        seat_hand = hand.seats[seat]
+        holding = seat_hand.holding
+        unread = (seat_hand.pool or self._unseen()) if holding.unknown else []
+        plays = per_card({"type": "play", "seat": seat}, [c for c in holding.known + unread if fits(c, hand.count)])
+        return plays + ([] if self._go_refusal(seat) else [{"type": "go", "seat": seat}])
 
     def _show_actions(self) -> list[Event]:
         count = self.next_count()
@@ -342,14 +376,42 @@ class CribbageGame:
         if len(cards) != self.layout.discard:
             raise IllegalEvent(f"seat {seat} must discard exactly {self.layout.discard} card(s) to the crib, "
                                f"got {len(cards)}")
-        self._require_in_hand(seat, cards)
-        for card in cards:
-            hand.seats[seat].holding.take(card)
-            self._receive(hand.crib, card)
-        hand.seats[seat].discarded = True
+        seat_hand = hand.seats[seat]
+        if None in cards and not seat_hand.holding.unknown:
+            self._discard_face_down(seat, cards)
+        else:
+            self._require_in_hand(seat, cards)
+            for card in cards:
+                seat_hand.holding.take(card)
+                self._receive(hand.crib, card)
+        seat_hand.discarded = True
         if all(s.discarded for s in hand.seats):
             self.state.phase = Phase.STARTER
         return []
+
+    def _discard_face_down(self, seat: int, cards: list[Card | None]) -> None:
+        """An open deal's discard as the camera sees it: face-down cards (`null`) from a read hand. Which
+        read cards went is not known; the hand keeps them as its pool, narrowed by every card it lays."""
+        seat_hand, crib = self.state.hand.seats[seat], self.state.hand.crib
+        named = [card for card in cards if card is not None]
+        self._require_in_hand(seat, named)
+        for card in named:
+            seat_hand.holding.take(card)
+            self._receive(crib, card)
+        seat_hand.pool = list(seat_hand.holding.known)
+        seat_hand.holding = Holding([], len(seat_hand.pool) - (len(cards) - len(named)))
+        for _ in range(len(cards) - len(named)):
+            crib.add(None)
+
+    def _settle_pool(self, seat: int) -> None:
+        """Once the hand's cards are all seen, the pool's others are the crib's: they become known there."""
+        seat_hand, crib = self.state.hand.seats[seat], self.state.hand.crib
+        if not seat_hand.pool or seat_hand.holding.unknown:
+            return
+        for card in seat_hand.pool:
+            crib.take(None)
+            crib.add(card)
+        seat_hand.pool = []
 
     def _on_starter(self, event: Event) -> list[Effect]:
         self._require_phase(Phase.STARTER, "starter")
@@ -376,8 +438,12 @@ class CribbageGame:
             raise IllegalEvent(f"illegal: {card} would take the count past {LIMIT} (count is {hand.count})")
         effects: list[Effect] = []
         self._check_go_claims(effects, seat, [card])
-        hand.seats[seat].holding.take(card)
-        hand.seats[seat].played.append(card)
+        seat_hand = hand.seats[seat]
+        seat_hand.holding.take(card)
+        if card in seat_hand.pool:
+            seat_hand.pool.remove(card)
+            self._settle_pool(seat)
+        seat_hand.played.append(card)
         hand.seen.add(card)
         hand.series.append(card)
         hand.count += count_value(card)
@@ -400,11 +466,9 @@ class CribbageGame:
         seat = self._require_turn(event, "go")
         hand = self.state.hand
         held = hand.seats[seat].holding
-        if hand.count + HIGHEST <= LIMIT:  # no card is worth more than 10: every card still fits
-            raise IllegalEvent(f"illegal go: every card fits at count {hand.count}")
-        can_lay = self.playable(seat)
-        if can_lay:
-            raise IllegalEvent(f"illegal go: seat {seat} can lay {can_lay[0]} (count is {hand.count})")
+        refusal = self._go_refusal(seat)
+        if refusal:
+            raise IllegalEvent(refusal)
         if held.unknown:
             hand.go_claims.append(GoClaim(seat, LIMIT - hand.count, hand.count))
         hand.said_go.add(seat)
@@ -440,9 +504,15 @@ class CribbageGame:
         if missing:
             raise IllegalEvent(f"the reveal leaves out {missing[0]}, known to be in {_count_name(count)}")
         new = [c for c in cards if c not in known]
-        for card in new:
-            self._require_unseen(card)
         seat, crib = count
+        pool = [] if crib else self.state.hand.seats[seat].pool
+        for card in new:
+            if card not in pool:
+                self._require_unseen(card)
+        if pool and any(card not in pool for card in new):
+            stranger = next(card for card in new if card not in pool)
+            raise IllegalEvent(f"card {stranger} is not in seat {seat}'s hand: the reader dealt it "
+                               f"{' '.join(map(str, pool))} for its {unknown} unseen card(s)")
         effects: list[Effect] = []
         if not crib:
             self._check_go_claims(effects, seat, new)
@@ -450,6 +520,10 @@ class CribbageGame:
         for card in new:
             holding.take(None)
             self._receive(holding, card)
+            if card in pool:
+                pool.remove(card)
+        if not crib:
+            self._settle_pool(seat)
         self._advance_show(effects)
         return effects
 
@@ -457,7 +531,7 @@ class CribbageGame:
         if not self.options.muggins:
             raise IllegalEvent("claims are only made with the muggins option")
         self._require_phase(Phase.SHOW, "claim")
-        count = self._event_count(event)
+        count = self._claimed_count(event)
         points = require_int(event, "points")
         if points < 0:
             raise IllegalEvent(f"a claim cannot be negative, got {points}")
@@ -483,8 +557,8 @@ class CribbageGame:
                 missed = tuple(part.to_json() for part in show.parts)
                 self._award(effects, [Points(taker, show.total - points, "muggins", show=where, owner=count[0],
                                              breakdown=missed)])
+        self.state.hand.shown += 1  # counted, even when it won the game: its cards are face up
         if self.state.winner is None:
-            self.state.hand.shown += 1
             self._advance_show(effects)
         return effects
 
@@ -541,9 +615,9 @@ class CribbageGame:
             if unknown:
                 return
             self._award(effects, _show_effects(count, self._score_count(count, cards)))
+            hand.shown += 1
             if self.state.winner is not None:
                 return
-            hand.shown += 1
         if hand.shown == len(order):
             self.state.phase = Phase.HAND_OVER
 
@@ -586,12 +660,33 @@ class CribbageGame:
         if card is not None and card in self.state.hand.seen:
             raise IllegalEvent(f"card {card} is already {self._where(card)} this hand")
 
-    def _require_in_hand(self, seat: int, cards: list[Card | None]) -> None:
-        """Each card is a known card of the seat's hand or one of its unread cards (None: unnamed)."""
-        held = self.state.hand.seats[seat].holding
+    def _go_refusal(self, seat: int) -> str | None:
+        """Why `seat` may not say go now (judged on what is known of its hand), or None."""
+        hand = self.state.hand
+        if hand.count + HIGHEST <= LIMIT:  # no card is worth more than 10: every card still fits
+            return f"illegal go: every card fits at count {hand.count}"
+        can_lay = self.playable(seat)
+        if can_lay:
+            return f"illegal go: seat {seat} can lay {can_lay[0]} (count is {hand.count})"
+        seat_hand = hand.seats[seat]
+        fitting = [c for c in seat_hand.pool if fits(c, hand.count)]
+        gone = len(seat_hand.pool) - seat_hand.holding.unknown  # pool cards that went to the crib
+        if seat_hand.pool and len(fitting) > gone:
+            return (f"illegal go: seat {seat} holds one of {' '.join(map(str, fitting))}, which fit "
+                    f"(count is {hand.count})")
+        return None
+
+    def _require_in_hand(self, seat: int, cards: Sequence[Card | None]) -> None:
+        """Each card is a known card of the seat's hand or one of its unread cards (None: unnamed); with a
+        pool, an unread card is one of the pool's."""
+        seat_hand = self.state.hand.seats[seat]
+        held = seat_hand.holding
         from_unread = [c for c in cards if c is None or c not in held.known]
         for card in from_unread:
-            if card is not None and (card in self.state.hand.seen or not held.unknown):
+            if card is not None and seat_hand.pool and card not in seat_hand.pool:
+                raise IllegalEvent(f"card {card} is not in seat {seat}'s hand: its {held.unknown} unseen card(s) "
+                                   f"are among {' '.join(map(str, seat_hand.pool))}")
+            if card is not None and not seat_hand.pool and (card in self.state.hand.seen or not held.unknown):
                 where = f" (it is {self._where(card)})" if card in self.state.hand.seen else ""
                 raise IllegalEvent(f"card {card} is not in seat {seat}'s hand{where}")
         if len(from_unread) > held.unknown:
@@ -618,6 +713,14 @@ class CribbageGame:
         if crib and seat != self.state.hand.dealer:
             raise IllegalEvent(f"the crib belongs to the dealer, seat {self.state.hand.dealer}")
         return seat, crib
+
+    def _claimed_count(self, event: Event) -> Count:
+        """A claim names its count; without `crib`, the dealer's claim when the crib counts next is the crib's
+        (the next count is known: take it)."""
+        expected = self.next_count()
+        if "crib" not in event and expected == (event_seat(event, self.players), True):
+            return expected
+        return self._event_count(event)
 
     def _muggins_taker(self, event: Event, owner: int) -> int:
         """Who pegs missed points: `by` if given (an opponent), else the next opponent clockwise."""
@@ -687,6 +790,10 @@ def _show_effects(count: Count, show: ShowScore) -> list[Points]:
 
 def _names(cards: Iterable[Card]) -> tuple[str, ...]:
     return tuple(str(card) for card in cards)
+
+
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
 
 
 def _reveal_action(count: Count, cards: list[str | None]) -> Event:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from ..actions import new_hand_actions, per_card
 from ..cards import Card, full_deck
 from ..chips import CARRY, POT, Chips
-from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, effects_json, note
+from ..engine import Effect, Event, GameSetup, IllegalEvent, SetupError, effects_json, note, table_view
 from ..events import event_card, event_handler, event_hands, event_seat, optional_card, require_int
 from ..options import parse_options
 from . import hand as hands
@@ -107,6 +107,28 @@ class FemkortGame:
         if s.phase is Phase.DEALING and s.options.redeal_on_request and not hands.wrong_sizes(s.hand, True):
             actions += [{"type": "redeal_request", "seat": seat} for seat in s.hand.seats]
         return actions
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see now: the trick on the table (who laid what), who leads, tricks won,
+        the pot, carry, chips and pots won, and the trump once turned. No card still in a hand."""
+        s, hand = self.state, self.state.hand
+        playing = s.phase is Phase.PLAYING
+        return {
+            **table_view(self), "hand": hand.number, "seats": list(hand.seats),
+            "leader": hand.order[0] if playing else None, "trick_number": hand.trick_number if playing else None,
+            "trick": [{"seat": seat, "card": str(card)} for seat, card in zip(hand.order, hand.trick)],
+            "tricks_won": [hand.tricks_won.get(seat, 0) for seat in range(s.players)],
+            "held": [holding.size for holding in hand.holdings],
+            "trump": None if hand.trump_card is None else str(hand.trump_card),
+            "chips": list(s.chips.balances), "pot": s.chips.pot, "carry": s.chips.carry, "stake": hand.stake,
+            "pots_won": list(s.pots_won), "pots_to_win": s.options.pots_to_win, "hand_winner": s.hand_winner,
+            "winner": s.winner, "decider": None if s.decider is None else list(s.decider), "time_up": s.time_up,
+            "redeal": None if hand.redeal_by is None else {"by": hand.redeal_by, "agreed": list(hand.agreed)},
+        }
+
+    def dealer_view(self) -> dict[str, Any]:
+        """The public view and the cards of every hand that were read at the deal."""
+        return {**self.public_view(), "hands": [holding.to_json() for holding in self.state.hand.holdings]}
 
     def legal_plays(self, seat: int) -> list[Card]:
         return hands.legal_plays(self.state.hand, seat)

@@ -5,7 +5,7 @@ anything, so a rejected event (IllegalEvent) leaves the engine equal to what it 
 through `Chips.move`; the total of balances, pot and carry never changes.
 
 Seats that cannot cover a play (no chips; below `min` with must_fold table stakes) sit the deal out, as a
-player who has lost his money leaves the table; the match is over when fewer than two can play.
+player who has lost his money leaves the table; the match is over when fewer than three can play (FB-R1).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..actions import card_subsets, new_hand_actions, per_amount, per_card, per_
 from ..cards import Card
 from ..chips import CARRY, POT, Chips
 from ..engine import Carried, DealOver, Effect, Event, GameSetup, IllegalEvent, MatchOver, Misdeal, SetupError, \
-    Showdown, ShownHand
+    Showdown, ShownHand, table_view
 from ..events import event_cards, event_handler, event_hands, event_seat, event_type, optional_card, parse_card_field, \
     require_int
 from .betting import Round, amount_range, check_amount, clockwise_after, join_payment, pot_winner, side_pots
@@ -53,6 +53,7 @@ class FerbliGame:
     buyers: list[int] = field(default_factory=list)
     serving: int | None = None  # the buyer whose cards are being dealt (GAP-FB-9)
     shown: list[int] = field(default_factory=list)  # the seats that showed in the last showdown
+    upcards: list[Card] = field(default_factory=list)  # the cards dealt face up this deal (FB-R24)
     hand_winner: int | None = None
     winner: int | None = None
     match_over: bool = False
@@ -99,32 +100,38 @@ class FerbliGame:
     # ----------------------------------------------------------------- deal start and end
 
     def _start_deal(self, dealer: int) -> list[Effect]:
+        """The cards are gathered; the seats able to play are dealt in, or the match is over (FB-R1)."""
         self.dealer = dealer
         order = self.playable()
-        if len(order) < 2:
-            return self._end_match()
         self.phase, self.order, self.live = Phase.MUS_DECISION, tuple(order), list(order)
         self.committed, self.level, self.mus = [0] * self.players, 0, 0
         self.book = CardBook.fresh(self.players)
         self.to_deal = [(seat, False) for seat in order] * 2  # FB-R12: one at a time, twice round
         self.round, self.actor, self.efterhand, self.demanded = None, None, None, False
-        self.exposed, self.buyers, self.serving, self.shown = [], [], None, []
-        return []
+        self.exposed, self.buyers, self.serving, self.shown, self.upcards = [], [], None, [], []
+        return self._end_match() if len(order) < MIN_PLAYERS else []
 
     def _end_deal(self, how: str, winner: int | None) -> list[Effect]:
         self.phase, self.hand_winner, self.round, self.actor = Phase.HAND_OVER, winner, None, None
         effects: list[Effect] = [DealOver(how, winner)]
-        if len(self.playable()) < 2:
+        if len(self.playable()) < MIN_PLAYERS:
             effects += self._end_match()
         return effects
 
     def _end_match(self) -> list[Effect]:
+        """FB-R1: fewer than three seats can play. The last one wins; of two left, the one holding more."""
         seats = self.playable()
         self.phase, self.match_over = Phase.HAND_OVER, True
-        self.winner = seats[0] if len(seats) == 1 else None
-        return [MatchOver(self.winner)]
+        balances = [self.balance(seat) for seat in seats]
+        richest = [seat for seat in seats if self.balance(seat) == max(balances, default=0)]
+        self.winner = richest[0] if len(richest) == 1 else None
+        return [MatchOver(self.winner, tuple(seats) if len(seats) > 1 else None)]
 
     def _match_result(self) -> str:
+        left = self.playable()
+        if len(left) > 1:
+            return (f"only seats {left[0]} and {left[1]} can still play, Färbeln needs three; "
+                    + ("a tie" if self.winner is None else f"seat {self.winner} won, holding more"))
         return "no seat can cover a stake" if self.winner is None else f"seat {self.winner} won"
 
     def _next_dealer(self) -> int:
@@ -355,6 +362,7 @@ class FerbliGame:
             raise IllegalEvent(f"no deal now: waiting for {self._waiting()}")
         cards = self._shorthand(event) if "hands" in event else [self._single_card(event)]
         effects = self.book.deal(cards, self.serving)
+        self.upcards += [card for (_, card), (_, up) in zip(cards, self.to_deal) if up and card is not None]
         del self.to_deal[:len(cards)]
         if self.phase is Phase.MUS_DECISION:
             self.phase = Phase.DEAL_1  # dealing has begun: the mus is no longer possible (FB-R11)
@@ -373,7 +381,10 @@ class FerbliGame:
         if up and not face_up:
             raise IllegalEvent(f"card to seat {seat} dealt face up where a face-down card is due: "
                                "declare a misdeal (FB-R40)")
-        return seat, optional_card(event)
+        card = optional_card(event)
+        if face_up and card is None:
+            raise IllegalEvent(_UNREAD_UPCARD.format(seat=seat))
+        return seat, card
 
     def _shorthand(self, event: Event) -> list[tuple[int, Card | None]]:
         """`hands`: exactly the cards due now, one list per seat, dealt in the order they are due."""
@@ -383,7 +394,11 @@ class FerbliGame:
             wanted = ", ".join(f"seat {seat}: {count}" for seat, count in due.items())
             raise IllegalEvent(f"'hands' must hold exactly the cards due now ({wanted})")
         remaining = [iter(hand) for hand in hands]
-        return [(seat, next(remaining[seat])) for seat, _ in self.to_deal]
+        cards = [(seat, next(remaining[seat])) for seat, _ in self.to_deal]
+        unread_up = next((seat for (seat, card), (_, up) in zip(cards, self.to_deal) if up and card is None), None)
+        if unread_up is not None:
+            raise IllegalEvent(_UNREAD_UPCARD.format(seat=unread_up))
+        return cards
 
     def _dealt(self) -> list[Effect]:
         """All cards due have arrived: move on from the deal round (FB-R12..R16, R24)."""
@@ -485,6 +500,44 @@ class FerbliGame:
             self.chips.move(POT, CARRY, self.chips.pot, "misdeal")
         return effects + self._start_deal(self.dealer)
 
+    # ----------------------------------------------------------------- views
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see now: chips, pot, carry, who is in or folded, what each paid this deal
+        and the round being answered, the cards face up (upcards, exposed cards), and at the showdown the
+        hands laid down with their names. No card that lies face down."""
+        round_ = self.round
+        return {
+            **table_view(self), "seats": list(self.order), "live": list(self.live),
+            "folded": [seat for seat in self.order if seat not in self.live],
+            "chips": list(self.chips.balances), "pot": self.chips.pot, "carry": self.chips.carry,
+            "committed": list(self.committed), "level": self.level, "mus": self.mus,
+            "round": None if round_ is None else {"reason": round_.reason, "bettor": round_.bettor,
+                                                  "joined": list(round_.joined), "waiting": list(round_.queue)},
+            "efterhand": self.efterhand, "buyers": list(self.buyers),
+            "held": [len(hand) for hand in self.book.hands], "talon": self.book.talon, "discards": len(self.book.pile),
+            "upcards": [[str(card) for card in hand if card in self.upcards] for hand in self.book.hands],
+            "exposed": [str(card) for card in self.exposed if card is not None],
+            "showdown": [self._shown_hand(seat) for seat in self._laid_down()],
+            "hand_winner": self.hand_winner, "winner": self.winner,
+        }
+
+    def dealer_view(self) -> dict[str, Any]:
+        """The public view and every card the engine knows: the hands and the discards, read or not."""
+        return {**self.public_view(), "hands": [[_text(card) for card in hand] for hand in self.book.hands],
+                "discard_pile": [{"seat": seat, "card": _text(card)} for seat, card in self.book.pile]}
+
+    def _laid_down(self) -> list[int]:
+        """FB-R33: at the showdown everyone still in lays his hand face up (it stays so after the deal)."""
+        if self.phase is Phase.SHOWDOWN:
+            return list(self.live)
+        return list(self.shown) if self.phase is Phase.HAND_OVER else []
+
+    def _shown_hand(self, seat: int) -> dict[str, Any]:
+        hand = self.book.hands[seat]
+        name = evaluate(hand).name if None not in hand else None  # type: ignore[arg-type]
+        return {"seat": seat, "cards": [_text(card) for card in hand], "hand": name}
+
     # ----------------------------------------------------------------- who acts, what may happen next
 
     @property
@@ -527,8 +580,9 @@ class FerbliGame:
         if not self.to_deal:
             return []
         seat, face_up = self.to_deal[0]
+        dealable = self.book.dealable(self.serving)
         return per_card({"type": "deal", "seat": seat, **({"up": True} if face_up else {})},
-                        [None, *self.book.dealable(self.serving)])
+                        dealable if face_up else [None, *dealable])
 
     def _mus_actions(self) -> list[Event]:
         seat = self.forehand
@@ -580,6 +634,13 @@ class FerbliGame:
         return {"type": "reveal", "seat": seat, "cards": [None if c is None else str(c) for c in self.book.hands[seat]]}
 
 
+_UNREAD_UPCARD = "the card to seat {seat} is dealt face up (FB-R24) and always seen: name it, not null"
+
+
+def _text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
 def _buy_deals(seat: int, option: str, count: int) -> list[tuple[int, bool]]:
     """FB-R24: the upcard is face up; buying all four gives the fourth face up; the rest face down."""
     if option == "upcard":
@@ -620,7 +681,8 @@ def new_game(setup: GameSetup) -> FerbliGame:
     if setup.chips is None:
         raise SetupError("Färbeln is played for chips: the header needs 'chips', one balance per seat")
     game = FerbliGame(options, Chips(list(setup.chips)), setup.dealer)
-    if len(game.playable()) < 2:
-        raise SetupError(f"fewer than two seats hold the {options.reserve} chip(s) needed to play a deal")
+    if len(game.playable()) < MIN_PLAYERS:
+        raise SetupError(f"fewer than {MIN_PLAYERS} seats hold the {options.reserve} chip(s) needed to play a "
+                         f"deal (Färbeln is for {MIN_PLAYERS} to {MAX_PLAYERS} players)")
     game._start_deal(setup.dealer)
     return game

@@ -44,9 +44,10 @@ class Driver(SimulatedTable[CribbageGame]):
     """Chooses legal events for `game` from the truth: `choose()` then apply, or `step()` for both."""
 
     def __init__(self, game: CribbageGame, rng: random.Random, unread: float = 0.0,
-                 shorthand: float = 0.5, undercall: float = 0.2) -> None:
+                 shorthand: float = 0.5, undercall: float = 0.2, face_down: float = 0.0) -> None:
         self.game, self.rng = game, rng
         self.unread, self.shorthand, self.undercall = unread, shorthand, undercall
+        self.face_down = face_down  # a read hand's discard sent as the camera sees it: unnamed cards
         self.truth = self._new_truth()
         self.pending = []
 
@@ -103,6 +104,9 @@ class Driver(SimulatedTable[CribbageGame]):
         seat = self.rng.choice([s for s in range(self.game.players) if not hand.seats[s].discarded])
         chosen = self.rng.sample(self.truth.holding[seat], self.game.layout.discard)
         names = [None if c in self.truth.unread and self.rng.random() < 0.5 else str(c) for c in chosen]
+        if self.face_down and not set(self.truth.holding[seat]) & self.truth.unread \
+                and self.rng.random() < self.face_down:
+            names = [None] * len(chosen)
 
         def commit() -> None:
             for card in chosen:

@@ -42,7 +42,7 @@ class PhysicalTable:
         self.hands = [[] for _ in range(self.players)]
         self.pile, self.unread, self.serving = [], set(), None
 
-    def draw(self, seat: int) -> str | None:
+    def draw(self, seat: int, face_up: bool = False) -> str | None:
         if not self.talon:
             back = [c for s, c in self.pile if s != self.serving]
             self.pile = [(s, c) for s, c in self.pile if s == self.serving]
@@ -50,7 +50,7 @@ class PhysicalTable:
             self.rng.shuffle(self.talon)
         dealt = self.talon.pop()
         self.hands[seat].append(dealt)
-        if self.rng.random() < self.unread_rate:
+        if not face_up and self.rng.random() < self.unread_rate:  # a card dealt face up is always seen
             self.unread.add(dealt)
             return None
         return str(dealt)
@@ -85,11 +85,11 @@ def legal_event(game: FerbliGame, action: Event, cards: PhysicalTable) -> Event:
     if kind == "deal":
         if len(game.to_deal) > 1 and rng.random() < cards.shorthand_rate:
             hands: list[list[str | None]] = [[] for _ in range(cards.players)]
-            for seat, _ in game.to_deal:
-                hands[seat].append(cards.draw(seat))
+            for seat, face_up in game.to_deal:
+                hands[seat].append(cards.draw(seat, face_up))
             return {"type": "deal", "hands": hands}
         seat, face_up = game.to_deal[0]  # FB-R24: the upcard and the fourth card of "all" are dealt face up
-        return {"type": "deal", "seat": seat, "card": cards.draw(seat), **({"up": True} if face_up else {})}
+        return {"type": "deal", "seat": seat, "card": cards.draw(seat, face_up), **({"up": True} if face_up else {})}
     event = dict(action)
     seat = action.get("seat", -1)  # the card moves below are all made by a seat
     if kind == "buy":
