@@ -102,6 +102,8 @@ class FerbliWatch:
         return (held | set(cards.talon) | {card for _, card in cards.pile}) - self.face_up
 
     def read(self) -> set[Card]:
+        if not any(self.game.book.hands):  # gathered (a match that ended on a misdeal): the truth keeps them
+            return set()
         return {card for hand in self.table.cards.hands for card in hand} - self.table.cards.unread
 
     def sending(self, event: Event) -> None:
