@@ -25,10 +25,10 @@ def disc_index(scale: float) -> tuple[np.ndarray, IndexCandidate]:
 
 
 class RanksUnjudged(RankVerifier):
-    """Finds every rank glyph junk (a blurred or clipped glyph it cannot judge): it doubts no reading and
-    confirms no declined one (recognize.RESCUE_LOW)."""
+    """Finds every rank glyph likelier junk than any rank, each rank keeping a little support (a blurred or
+    clipped glyph it cannot judge): it doubts no reading and confirms no declined one (recognize.RESCUE_LOW)."""
 
     def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
-        p = np.zeros((len(cands), JUNK_RANK + 1))
-        p[:, JUNK_RANK] = 1.0
+        p = np.full((len(cands), JUNK_RANK + 1), 0.05)
+        p[:, JUNK_RANK] = 1.0 - 0.05 * JUNK_RANK
         return p

@@ -379,6 +379,8 @@ def sample_truth(path: str) -> dict[str, Any]:
 SAMPLES = {  # name: (game, players, options, deal, seed)
     "cribbage-closed": ("cribbage", 2, {}, "closed", 11),
     "cribbage-3-closed": ("cribbage", 3, {}, "closed", 12),
+    "cribbage-open": ("cribbage", 2, {}, "open", 18),
+    "cribbage-4-open": ("cribbage", 4, {}, "open", 19),
     "femkort-closed": ("femkort", 3, {}, "closed", 13),
     "femkort-open": ("femkort", 4, {}, "open", 14),
     "femkort-trump-closed": ("femkort", 3, {"trump": True}, "closed", 15),

@@ -33,13 +33,13 @@ def assert_same_game(session: TableSession, steps: list[dict], truth: dict) -> N
         assert [r["effects"] for r in results[:-1]] == [entry["effects"] for entry in accepted]
 
 
+@pytest.mark.parametrize("deal", ["closed", "open"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_closed_cribbage_game_ends_as_the_simulator_did(players, seed):
-    lines, truth = cribbage_log(cribbage_sim.header(players, dealer=seed % players), "closed", seed)
+def test_a_cribbage_game_ends_as_the_simulator_did(deal, players, seed):
+    lines, truth = cribbage_log(cribbage_sim.header(players, dealer=seed % players), deal, seed)
     session, steps = play_log(lines)
-    assert not [entry for step in steps for entry in step["events"] if not entry["ok"]]
-    assert all(step["hold"] is None for step in steps)
+    assert_no_refusal_nor_hold(steps)
     assert_same_game(session, steps, truth)
 
 

@@ -1,4 +1,4 @@
-"""The ink-colour veto (glyphs.ink_colour + recognize.colour_consistent) under a coloured light: the card's
+"""The ink-colour veto (ink.ink_colour + recognize.colour_consistent) under a coloured light: the card's
 paper is white, so the ink's colour is judged against it. A red suit under a cool cast, or a black one
 under a warm lamp, must not be vetoed; a red suit stays impossible for black ink, and a black suit for red."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _patch(paper_bgr: tuple[int, int, int], ink_bgr: tuple[int, int, int]) -> tu
 
 def _suits(paper: tuple[int, int, int], ink: tuple[int, int, int], colour_frame: bool = True) -> set[str]:
     (red,) = ink_colour(*_patch(paper, ink))
-    return {s for k, s in enumerate(SUITS) if colour_consistent(k, float(red), colour_frame)}
+    return {s for k, s in enumerate(SUITS) if colour_consistent(k, red, colour_frame)}
 
 
 def test_red_ink_under_a_cool_cast_is_red() -> None:
@@ -33,6 +33,19 @@ def test_black_ink_under_a_warm_lamp_is_black() -> None:
     """Orange paper (190, 220, 245) and black ink tinted the same way (40, 45, 65): still black, a spade is
     allowed (unbalanced its redness 0.31 vetoed every black suit)."""
     assert {"S", "C"} <= _suits((190, 220, 245), (40, 45, 65))
+
+
+def test_black_ink_under_a_pink_light_is_black() -> None:
+    """A pink light adds to paper and ink alike: 180/190/180 of white light, plus 35 blue and 60 red, on
+    paper reflecting 0.95 and ink 0.1: paper (206, 180, 231), ink (53, 19, 78). Balanced by the paper
+    alone its redness was 0.26 and it passed as red (a spade named a diamond at 0.99); by what it absorbs,
+    which the added light does not change, it is black."""
+    assert _suits((206, 180, 231), (53, 19, 78)) == {"S", "C"}
+
+
+def test_red_ink_under_a_pink_light_is_red() -> None:
+    """Red ink (reflecting 0.15 of blue and green, 0.8 of red) under the same pink light: red."""
+    assert _suits((206, 180, 231), (62, 28, 204)) == {"H", "D"}
 
 
 def test_balanced_colour_still_tells_red_from_black() -> None:

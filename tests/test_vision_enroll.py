@@ -108,6 +108,23 @@ def test_calibration_lowers_the_threshold_on_agreement() -> None:
     assert rule.named(cnn, conf, lead).tolist() == [True] * 6 + [False]
 
 
+def test_one_photo_per_card_keeps_the_generic_rule() -> None:
+    """One photo of each of three cards, and a misreading on one of them that a veto would remove: with no
+    card photographed twice, no right reading is judged by its own card's prototype, so what a veto costs
+    is unseen; the rule stays the generic one (before, such a veto could be chosen blind)."""
+    photo = np.array([0, 1, 2, 2])
+    label = np.array([0, 1, 2, 2])
+    cnn = np.array([0, 1, 2, 0])
+    conf = np.array([0.95, 0.95, 0.95, 0.9])
+    embedding = np.eye(3)[[0, 1, 2, 1]]  # the misreading looks like card 1, not the card 0 it was read as
+    corner = np.array([True, True, True, False])
+    rule = calibrate(Sample(photo, label, cnn, conf, embedding, corner), threshold=0.8)
+    assert rule.generic and rule.veto_margin == np.inf and rule.low_threshold == rule.threshold == 0.8
+    twice = calibrate(Sample(np.array([0, 1, 2, 3]), np.array([0, 0, 1, 1]), np.array([0, 0, 1, 0]), conf, np.eye(3)[
+        [0, 0, 1, 1]], np.array([True, True, True, False])), threshold=0.8)
+    assert not twice.generic  # with two photos of a card the same misreading is vetoed
+
+
 def test_bad_enrolment_input(tmp_path: Path) -> None:
     (tmp_path / "m.csv").write_text("path,rank,suit\na.jpg,Q,S\na.jpg,2,H\n")
     with pytest.raises(ValueError, match="one card per photo"):

@@ -227,3 +227,21 @@ def test_an_isolated_four_index_cards_third_index_read_beside_it_is_that_card() 
     assert card.card == "QS" and len(card.corners) == 3
     twin = IndexReading(index(100 + 6.4 * L, 100), "QS", 0.9)
     assert [c.card for c in group_corners(on_outline + [twin], on_card)] == ["QS", "QS"]
+
+
+def test_a_four_index_card_named_by_two_corners_is_not_named_again_by_its_other_two() -> None:
+    """A four-index KD read on its top-left and bottom-right corners, its other two corners declined but
+    both guessing KD: one physical card, one reading. (The two declined readings paired as a card of their
+    own, since 'unknown' == 'unknown', and were named KD by their agreeing guesses: the KD was reported
+    twice.) Two declined corners guessing a card already read elsewhere in the frame name nothing either:
+    one deck holds one KD."""
+    top_left = index(100, 100)
+    top_right = IndexCandidate(*(Blob(b.cx + 5.36 * L, b.cy, b.x, b.y, b.w, b.h, b.area)
+                                 for b in (top_left.rank, top_left.suit)))
+    named = [IndexReading(top_left, "KD", 1.0), IndexReading(_opposite(top_left), "KD", 0.999)]
+    declined = [IndexReading(c, UNKNOWN, 0.8, guess="KD") for c in (top_right, _opposite(top_right))]
+    for readings in (named + declined, declined + named):
+        assert [c.card for c in group_corners(readings)] == ["KD"]
+    far = [IndexReading(c, UNKNOWN, 0.8, guess="KD") for c in (index(400, 100), _opposite(index(400, 100)))]
+    assert sorted(c.card for c in group_corners(named + far)) == ["KD", UNKNOWN]
+    assert [c.card for c in group_corners(far)] == ["KD"]  # alone, the two agreeing guesses name it

@@ -38,6 +38,30 @@ def verifier() -> RankVerifier:
     return RankVerifier()
 
 
+class _Sees(RankVerifier):
+    """Gives every rank glyph these probabilities (RANKS, then junk)."""
+
+    def __init__(self, p: np.ndarray) -> None:
+        super().__init__()
+        self.p = p
+
+    def probabilities(self, frame: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
+        return np.tile(self.p, (len(cands), 1))
+
+
+def test_a_named_rank_needs_support_of_its_own() -> None:
+    """An unseen queen named 8 with the verifier at 0.001 for 8 and junk winning: doubted (before, only
+    another rank at 0.7 was a doubt, and junk winning let the name stand). Junk winning with the named rank
+    at 0.05, or another rank at 0.5: no doubt."""
+    frame, index = disc_index(3.0)
+    junk = np.zeros(JUNK_RANK + 1)
+    junk[JUNK_RANK], junk[RANKS.index("8")] = 0.999, 0.001
+    assert _Sees(junk).doubts(frame, [index], ["8S"]).tolist() == [True]
+    some = np.zeros(JUNK_RANK + 1)
+    some[JUNK_RANK], some[RANKS.index("8")], some[RANKS.index("Q")] = 0.45, 0.05, 0.5
+    assert _Sees(some).doubts(frame, [index], ["8S"]).tolist() == [False]
+
+
 def _table() -> np.ndarray:
     names = ["AS", "7H", "QD", "KC", "3S", "JH", "10D", "5C"]
     cards = [PlacedCard(name, 160 + 240 * (k % 5), 130 + 300 * (k // 5), 30 * k) for k, name in enumerate(names)]

@@ -1,4 +1,4 @@
-"""`cardtable vision ...`: detect, eval, capture, calibrate, enroll, watch."""
+"""`cardtable vision ...`: detect, eval, capture, calibrate, enroll, deckcheck, watch."""
 from __future__ import annotations
 
 import argparse
@@ -14,9 +14,10 @@ from controller.arguments import number, whole
 from controller.output_files import check_output, write_atomically, write_text_atomically
 from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, deck_named
+from vision.deck_check import check_deck
 from vision.detect import Detection, Detector
-from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back
-from vision.evaluate import SPLITS, evaluate, read_manifest, split_of
+from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back, what_enrolment_changes
+from vision.evaluate import SPLITS, evaluate, parse_size, read_manifest, resized, split_of
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
@@ -88,12 +89,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     def load(p: str) -> Any:
         img = load_image(root / p)
-        if size is None:
-            return img
-        # averaging when shrinking; when stretching back (640x640 -> 1138x640) INTER_AREA blocks the glyphs'
-        # edges: on the held-out overhead photos 4 cards fewer and one more wrong than linear
-        shrink = size[0] * size[1] < img.shape[0] * img.shape[1]
-        return cv2.resize(img, size, interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+        return img if size is None else resized(img, size)
 
     report = evaluate(sorted(truth.items()), load, lambda f: detector.detect(f).cards)
     if args.json:
@@ -106,7 +102,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _parse_size(text: str, option: str = "--resize") -> tuple[int, int]:
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
+        w, h = parse_size(text, option)
         check_frame_size(w, h, what=f"{option} {text}")
     except ValueError as exc:
         detail = str(exc) if str(exc).startswith(option) else f"{option} wants WIDTHxHEIGHT, got {text!r}"
@@ -173,11 +169,20 @@ def cmd_enroll(args: argparse.Namespace) -> int:
                        ours=is_enrolled_model)
     model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
     write_atomically(out, model.save)
-    p = model.prototypes
-    print(f"enrolled {len(p.classes)} cards -> {args.out} (threshold {p.low_threshold} where the deck agrees, "
-          f"margins {p.agree_margin}/{p.veto_margin}; use it with --model {args.out})")
+    print(f"enrolled {len(model.prototypes.classes)} cards -> {args.out} (use it with --model {args.out}): "
+          f"{what_enrolment_changes(Path(args.photos), model)}")
     print(read_back(model, Path(args.photos), deck_named(args.deck), progress_bar("reading back")).summary())
     return 0
+
+
+def cmd_deckcheck(args: argparse.Namespace) -> int:
+    """Exit 0 when every card of the deck was read once and none twice, 1 otherwise (what failed printed)."""
+    cal = _calibration(args)
+    detector = Detector(_recognizer(args, cal), cal)
+    result = check_deck((c.card for path in args.images for c in detector.detect(load_image(path)).cards),
+                        deck_named(args.deck))
+    print(json.dumps(result.to_json()) if args.json else result.summary())
+    return 0 if result.passed else 1
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -266,6 +271,14 @@ def register(subparsers: Any) -> None:
     p.add_argument("--deck", choices=sorted(DECKS), default="52",
                    help="the deck the photos show: 52 (A..K) or 32 (7..A); its cards without a photo are listed")
     p.set_defaults(func=cmd_enroll)
+
+    p = sub.add_parser("deckcheck", help="a test deal: is every card of the deck read once, none twice?",
+                       description="Read the whole deck spread face up (in one photo or several, each card in "
+                                   "one of them): every card of the deck in play must be read once and none twice. "
+                                   "Prints what failed; exit code 1 when it failed.")
+    p.add_argument("images", nargs="+", help="photos of the spread deck")
+    common(p)
+    p.set_defaults(func=cmd_deckcheck)
 
     p = sub.add_parser("watch", help="live loop: print card observations as JSON lines",
                        description="Read frames, track the table, print each observation and camera status "

@@ -17,6 +17,7 @@ import onnxruntime as ort
 
 from vision.glyphs import IndexCandidate, affine_to_image
 from vision.ink import as_bgr, ink_colour, ink_image
+from vision.resample import Pyramid
 
 # The patch size new networks are trained at (training/cnn.py): 10 px per L. A model cuts its patches at
 # the size its networks' input declares (30x48 was tried: vision/README).
@@ -30,12 +31,12 @@ DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
 def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int] = (CNN_W, CNN_H)
                     ) -> tuple[np.ndarray, np.ndarray]:
     """(N, 3, h, w) network input at `size` (w, h) (BGR over the patch's bright paper level, minus 0.5)
-    and the (N,) ink redness of the index glyphs."""
+    and the (N, 2) ink redness of the index glyphs (ink.ink_colour)."""
     n = len(cands)
     w, h = size
     if n == 0:
-        return np.zeros((0, 3, h, w), np.float32), np.zeros(0, np.float32)
-    raw = upright_patches(bgr, cands, size, CNN_EXTENT, cv2.INTER_LINEAR)
+        return np.zeros((0, 3, h, w), np.float32), np.zeros((0, 2), np.float32)
+    raw = upright_patches(bgr, cands, size, CNN_EXTENT)
     ink = patch_ink(raw)
     k = w * h // 20
     levels = np.partition(ink.reshape(n, -1), (k, w * h - k - 1), axis=1)  # 5th and 95th percentile
@@ -51,14 +52,14 @@ def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[in
 
 
 def upright_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int],
-                    extent: tuple[float, float, float, float], interpolation: int) -> np.ndarray:
+                    extent: tuple[float, float, float, float]) -> np.ndarray:
     """(N, h, w, 3) uint8: each candidate's `extent` (in units of L around its index centre, see
-    glyphs.affine_to_image) resampled upright to `size` (w, h); a grey frame is cut as BGR."""
-    bgr = as_bgr(bgr)
+    glyphs.affine_to_image) resampled upright to `size` (w, h), averaged where it shrinks (resample.py);
+    a grey frame is cut as BGR."""
+    frame = Pyramid(as_bgr(bgr))
     raw = np.empty((len(cands), size[1], size[0], 3), np.uint8)
     for i, c in enumerate(cands):
-        cv2.warpAffine(bgr, affine_to_image(c, size, extent), size, dst=raw[i],
-                       flags=cv2.WARP_INVERSE_MAP | interpolation, borderMode=cv2.BORDER_REPLICATE)
+        frame.warp(affine_to_image(c, size, extent), size, raw[i])
     return raw
 
 
@@ -86,7 +87,7 @@ def glyph_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int,
     w, h = size
     if n == 0:
         return np.zeros((0, 3, h, w), np.float32)
-    raw = upright_patches(bgr, cands, size, extent, cv2.INTER_AREA)
+    raw = upright_patches(bgr, cands, size, extent)
     k = w * h * 95 // 100
     paper = np.maximum(np.partition(patch_ink(raw).reshape(n, -1), k, axis=1)[:, k], 12).astype(np.float32)
     return over_paper(raw, paper)
@@ -130,7 +131,7 @@ class CnnModel:
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N,) of every candidate (`floor`:
+        """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N, 2) of every candidate (`floor`:
         see forward_embedded)."""
         x, redness = self.patches(frame, cands)
         return (*self.forward(x, floor), redness)

@@ -8,6 +8,7 @@ manifest they were computed with (the embedding only means something for that ne
 from __future__ import annotations
 
 import zipfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,6 +177,22 @@ def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | Non
     base = CnnModel(base_path)
     samples = photo_samples(base, enrollment_photos(source), progress)
     return EnrolledModel(base_path, calibrate(samples, base.threshold))
+
+
+def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
+    """Said plainly after enrolling: whether the enrolled deck reads any differently from the generic
+    recognizer, and what to do when it does not."""
+    views = Counter(card for _, card in enrollment_photos(source))
+    if max(views.values()) < 2:
+        return ("one photo per card: nothing to test the deck's prototypes on, so the enrolled deck reads "
+                "exactly as the generic recognizer does (it names and vetoes nothing more). Photograph each card "
+                "two or three times, in the table's own light (QS_1.jpg, QS_2.jpg, ...), and enrol again")
+    if model.prototypes.generic:
+        return ("on these photos no rule of the prototypes read more cards without reading more wrong, so the "
+                "enrolled deck reads exactly as the generic recognizer does")
+    p = model.prototypes
+    return (f"where a card's prototype agrees by {p.agree_margin} it is named from confidence {p.low_threshold} "
+            f"(generic: {p.threshold}); where another card's is nearer by more than {p.veto_margin} it is not named")
 
 
 @dataclass(frozen=True)

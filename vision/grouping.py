@@ -84,11 +84,14 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
     for card in cards:
         if any(rd.doubted and rd.guess != card.card for rd in card.corners):
             card.card = UNKNOWN
-        elif card.card == UNKNOWN:
-            _name_by_agreeing_corners(card)
     named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
-    cards = [c for c in cards if c.card != UNKNOWN or not any(  # pips of a card we read are no news
+    # pips of a card we read, or its other corners (a deck printing four indices), are no news
+    cards = [c for c in cards if c.card != UNKNOWN or not any(
         cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]
+    read = {c.card for c in cards}
+    for card in cards:
+        if card.card == UNKNOWN and _name_by_agreeing_corners(card, read):
+            read.add(card.card)
     for card in cards:
         if len(card.corners) > 2 and id(card.corners[0]) in centres:  # outline from the most central corner
             middle = np.array([centres[id(r)] for r in card.corners])
@@ -148,18 +151,21 @@ def _reads_alike(named: IndexReading, other: IndexReading) -> bool:
     return other.card == named.card or (other.card == UNKNOWN and not other.doubted and other.guess == named.card)
 
 
-def _name_by_agreeing_corners(card: CardReading) -> None:
+def _name_by_agreeing_corners(card: CardReading, read: set[str]) -> bool:
     """An unknown card whose two opposite index corners guess the same card (each at recognize.PAIR_LOW at
-    least, neither doubted, no other reading of it naming or guessing otherwise) takes that name."""
+    least, neither doubted, no other reading of it naming or guessing otherwise) takes that name, unless a
+    card of that name is `read` in the frame already (guesses are the weakest evidence: one deck holds one
+    of each card). Whether it did."""
     if any(rd.card != UNKNOWN or rd.doubted or not rd.guess for rd in card.corners):
-        return
-    if len({rd.guess for rd in card.corners}) != 1:
-        return
+        return False
+    if len({rd.guess for rd in card.corners}) != 1 or card.corners[0].guess in read:
+        return False
     for a, b in itertools.combinations(card.corners, 2):
         if two_corners(a.candidate, b.candidate):
             card.card = str(a.guess)
             card.confidence = either(a.confidence, b.confidence)
-            return
+            return True
+    return False
 
 
 def _consistent_outlines(readings: list[IndexReading], on_card: dict[int, CardOutline]) -> dict[int, CardOutline]:

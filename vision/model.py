@@ -26,7 +26,7 @@ class IndexModel(Protocol):
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N,) (see glyphs.ink_colour).
+        """Rank (N, 14) and suit (N, 5) probabilities and ink redness (N, 2: least, most; ink.ink_colour).
         `floor` is the least confidence the caller will name (default: `threshold`): below it the model
         may save work, so a caller with a lower threshold passes it."""
         ...

@@ -17,6 +17,7 @@ import numpy as np
 from vision.blobs import Blob, find_blobs
 from vision.glyphs import IndexCandidate, placed_index, propose
 from vision.ink import ink_image, ink_mask
+from vision.resample import Pyramid
 
 # Outlines are looked for at this fraction of the frame's resolution.
 _SCALE = 4
@@ -278,11 +279,10 @@ def _window_mosaic(frame: np.ndarray, maps: list[np.ndarray]) -> np.ndarray:
     rows, cols = -(-n // _COLUMNS), min(n, _COLUMNS)
     bgr = np.zeros((rows * _PITCH_Y, cols * _PITCH_X, 3), np.uint8)
     inside = np.zeros(bgr.shape[:2], np.uint8)
-    flags = cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR
+    cut = Pyramid(frame)
     for t, m in enumerate(maps):
         y0, x0 = t // _COLUMNS * _PITCH_Y, t % _COLUMNS * _PITCH_X
-        cv2.warpAffine(frame, m, (TILE_W, TILE_H), dst=bgr[y0:y0 + TILE_H, x0:x0 + TILE_W], flags=flags,
-                       borderMode=cv2.BORDER_REPLICATE)
+        cut.warp(m, (TILE_W, TILE_H), bgr[y0:y0 + TILE_H, x0:x0 + TILE_W])
         inside[y0:y0 + TILE_H, x0:x0 + TILE_W] = 255
     # nor the card's blurred edge; the erosion leaves the mosaic's own outer edge, so the windows of the
     # top row keep their top edge pixels (painting those too lost 16 of ancient-egyptians' 65 cards, whose

@@ -77,11 +77,12 @@ class Pips:
         best = int(mean.argmax())
         return SUITS[best], float(mean[best])
 
-    def redness(self) -> float:
-        """The pips' ink colour against the card's paper (not the indices' ink): glyphs.ink_colour."""
+    def redness(self) -> np.ndarray:
+        """The pips' ink colour against the card's paper (not the indices' ink): ink.ink_colour's least and
+        most."""
         inked = np.isin(self.labels, self.pip_labels)
         counted = inked | (ink_image(self.card) >= self.ink_cut)
-        return float(ink_colour(self.card[counted][None].astype(np.float32), inked[counted][None])[0])
+        return ink_colour(self.card[counted][None].astype(np.float32), inked[counted][None])[0]
 
 
 def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:

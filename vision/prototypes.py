@@ -58,6 +58,11 @@ class Prototypes:
         means = unit(np.array([unit(embedding[label == c]).mean(0) for c in classes]).reshape(len(classes), -1))
         return cls(classes, means, 0.0, np.inf, threshold, threshold)
 
+    @property
+    def generic(self) -> bool:
+        """Does this rule read exactly as the generic one (no veto, no lower threshold)?"""
+        return bool(np.isinf(self.veto_margin)) and self.low_threshold >= self.threshold
+
     def lead(self, cnn: np.ndarray, embedding: np.ndarray) -> np.ndarray:
         """Cosine similarity to the prototype of the CNN's class minus that to the nearest other one
         (+inf when it is the only one enrolled); NaN where the CNN's class was not enrolled."""
@@ -120,7 +125,12 @@ def calibrate(samples: Sample, threshold: float) -> Prototypes:
     candidates leave-one-photo-out while naming no more wrong ones than the generic rule does.
 
     Each photo is judged by prototypes built without it, so a card photographed once is judged as not
-    enrolled; when nothing beats the generic rule it is kept (e.g. no card photographed twice)."""
+    enrolled; when nothing beats the generic rule it is kept. It is kept too when no card was photographed
+    twice: then no right reading is ever judged by its own card's prototype, so a veto would be chosen
+    without seeing what it costs."""
+    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold)
+    if not several_views(samples):
+        return protos
     right = samples.cnn == samples.label
     lead = np.full(len(right), np.nan)
     for photo in np.unique(samples.photo):
@@ -128,7 +138,6 @@ def calibrate(samples: Sample, threshold: float) -> Prototypes:
         if rest.any():
             lead[own] = Prototypes.build(samples.embedding[rest], samples.label[rest], threshold).lead(
                 samples.cnn[own], samples.embedding[own])
-    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold)
     generic = samples.conf >= threshold
     generic_wrong = int(np.sum(generic & ~right))
     best, best_key = protos, (int(np.sum(generic & right)), -generic_wrong)
@@ -141,3 +150,12 @@ def calibrate(samples: Sample, threshold: float) -> Prototypes:
                 if -key[1] <= generic_wrong and key > best_key:
                     best, best_key = rule, key
     return best
+
+
+def several_views(samples: Sample) -> bool:
+    """Was any card photographed more than once (so that leave-one-photo-out can judge a card's readings
+    by its own prototype)?"""
+    photos_of: dict[int, set[int]] = {}
+    for photo, label in zip(samples.photo.tolist(), samples.label.tolist()):
+        photos_of.setdefault(label, set()).add(photo)
+    return any(len(photos) > 1 for photos in photos_of.values())

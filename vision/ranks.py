@@ -25,6 +25,10 @@ _EXTENT = (-0.65, 0.65, -1.075, 0.075)
 # the named one). At 0.5 a right 5D on a 'val' photo was doubted too, and two right grey cards more on the
 # deck designs, for no wrong card fewer than at 0.7.
 DOUBT_OTHER = 0.7
+# ... or when it gives the named rank less than this, whatever else wins (an unseen queen named 8, the
+# verifier at 0.001 for 8: it read junk, and junk alone doubted nothing). No right card of the 32 designs'
+# 2,365 or edje's 637 has its rank below it.
+NAMED_SUPPORT = 0.005
 
 
 def cut_rank_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
@@ -46,12 +50,13 @@ class RankVerifier:
         return softmax(logits)
 
     def doubts(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]) -> np.ndarray:
-        """Which of the candidates, named these cards, have a rank glyph the verifier reads as another rank
-        (not as junk: a blurred or clipped glyph it cannot judge doubts nothing, as with suits)."""
+        """Which of the candidates, named these cards, have a rank glyph the verifier reads as another rank,
+        or gives the named rank hardly any chance (junk alone, a blurred or clipped glyph it cannot judge,
+        doubts nothing while the named rank keeps some support)."""
         p = self.probabilities(frame, cands)[:, :JUNK_RANK]
         rows = np.arange(len(cands))
         named = np.array([RANKS.index(card[:-1]) for card in cards], int)
         mine = p[rows, named]
         p[rows, named] = 0.0
         other = p.max(axis=1) if len(cands) else np.zeros(0)
-        return (other >= DOUBT_OTHER) & (other > mine)
+        return ((other >= DOUBT_OTHER) & (other > mine)) | (mine < NAMED_SUPPORT)

@@ -28,6 +28,11 @@ _EXTENT = (-0.5, 0.5, 0.0, 1.0)
 # than the named one). Not when it finds the glyph junk: on the held-out photos that was a blurred or
 # clipped suit it could not judge (6 right cards lost), not another suit.
 DOUBT_OTHER = 0.5
+# ... or when it gives the named suit less than this: whatever else wins, junk included, the name needs
+# some support of its own (an unseen deck's spade named club, the verifier at 0.003 for club). On the 32
+# designs (5 frames each, separated and fanned) it takes out 1 of 4 wrong cards (jolly-royal's 9S, its
+# spade at 0.0015) and 17 of 2,365 right ones; edje 1 of 637; at 0.02, 29 right ones for the same.
+NAMED_SUPPORT = 0.005
 
 
 def cut_suit_patches(bgr: np.ndarray, cands: list[IndexCandidate]) -> np.ndarray:
@@ -59,12 +64,12 @@ class SuitVerifier(SuitNetwork):
     def judge(self, frame: np.ndarray, cands: list[IndexCandidate], cards: list[str]
               ) -> tuple[np.ndarray, np.ndarray]:
         """Which of the candidates, named these cards, the verifier doubts, and the suit it sees (its most
-        likely suit, an index into SUITS) in each. Doubted: it names another suit for the
-        suit glyph, or, for a '10' read from a rank merged of two blobs, finds a suit in either part (a
-        '5' and the small heart beside it, taken for the two digits of a '10' with a big pip as its suit:
-        5 of the 11 wrong cards on the 32 deck designs; the parts of right '10's on the photos score at
-        most 0.37). Other ranks are not checked so: a merged blob there is the rank and a stray beside
-        it, and doubting those lost a right card on 'val'."""
+        likely suit, an index into SUITS) in each. Doubted: it names another suit for the suit glyph, or
+        gives the named one hardly any chance, or, for a '10' read from a rank merged of two blobs, finds a
+        suit in either part (a '5' and the small heart beside it, taken for the two digits of a '10' with a
+        big pip as its suit: 5 of the 11 wrong cards on the 32 deck designs; the parts of right '10's on the
+        photos score at most 0.37). Other ranks are not checked so: a merged blob there is the rank and a
+        stray beside it, and doubting those lost a right card on 'val'."""
         n = len(cands)
         if not n:
             return np.zeros(0, bool), np.zeros(0, int)
@@ -77,7 +82,7 @@ class SuitVerifier(SuitNetwork):
         others = p[:n].copy()
         others[np.arange(n), named] = 0.0
         other = others.max(axis=1)
-        doubted = (other >= DOUBT_OTHER) & (other > mine)
+        doubted = ((other >= DOUBT_OTHER) & (other > mine)) | (mine < NAMED_SUPPORT)
         for (i, _), part in zip(parts, p[n:]):
             doubted[i] |= bool(part.max() >= DOUBT_OTHER)
         return doubted, seen

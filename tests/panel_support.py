@@ -1,0 +1,56 @@
+"""Shared by the panel tests: a console port that records what it was asked, and stream reading."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from web_panel.ports import ConsoleAnswer, GameStart
+
+
+@dataclass
+class RecordingConsole:
+    """The service's side of the console for tests of the panel alone: records each call, answers `answer`."""
+
+    answer: ConsoleAnswer = ConsoleAnswer(True, "accepted")
+    calls: list[tuple[str, Any]] = field(default_factory=list)
+    crop: bytes | None = None
+
+    def start_game(self, start: GameStart) -> ConsoleAnswer:
+        return self._record("start_game", start)
+
+    def console_event(self, event: dict[str, Any]) -> ConsoleAnswer:
+        return self._record("console_event", event)
+
+    def resolve_hold(self, card: str) -> ConsoleAnswer:
+        return self._record("resolve_hold", card)
+
+    def relay(self) -> ConsoleAnswer:
+        return self._record("relay", None)
+
+    def undo(self) -> ConsoleAnswer:
+        return self._record("undo", None)
+
+    def end_game(self) -> ConsoleAnswer:
+        return self._record("end_game", None)
+
+    def hold_crop(self) -> bytes | None:
+        return self.crop
+
+    def _record(self, name: str, argument: Any) -> ConsoleAnswer:
+        self.calls.append((name, argument))
+        return self.answer
+
+
+def sse_messages(chunks: Iterator[bytes]) -> Iterator[dict[str, str]]:
+    """The stream's events ({"id", "data"} or {"comment"}) as they arrive, from raw chunks."""
+    buffer = b""
+    for chunk in chunks:
+        buffer += chunk
+        while b"\n\n" in buffer:
+            block, buffer = buffer.split(b"\n\n", 1)
+            message: dict[str, str] = {}
+            for line in block.decode().split("\n"):
+                field_name, _, value = line.partition(":")
+                message[field_name or "comment"] = value.removeprefix(" ")
+            yield message

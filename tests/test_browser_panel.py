@@ -1,0 +1,178 @@
+"""The spectator page in a real headless Chromium (Debian's, driven by Playwright) at a phone's width,
+served by the panel's own waitress server on loopback."""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.service.hub import StateHub, TableStatus
+from controller.service.pin import hash_pin
+from panel_documents import CRIBBAGE, FEMKORT, FERBLI
+from panel_support import RecordingConsole
+from web_panel import GameStart, create_app, make_server
+from web_panel.review import hand_review
+from web_panel.serving import shut_down
+from web_panel.settings import PanelSettings
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
+PHONE = {"width": 360, "height": 740}
+PIN = "2468"
+PIN_HASH = hash_pin(PIN)
+
+
+class Panel:
+    """A panel served on a loopback port in a thread; `restart()` is a new service on the same port."""
+
+    def __init__(self, port: int = 0) -> None:
+        self.hub = StateHub()
+        app = create_app(self.hub, RecordingConsole(), settings=PanelSettings(keepalive=0.5))
+        self.server = make_server(app, "127.0.0.1", port, threads=8)
+        self.port: int = self.server.effective_port
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        self.hub.close()
+        shut_down(self.server)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def panel() -> Iterator[Panel]:
+    served = Panel()
+    yield served
+    served.stop()
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_each_game_renders_at_phone_width(panel: Panel, page: Any, tmp_path: Path) -> None:
+    panel.hub.publish(CRIBBAGE, CRIBBAGE, TableStatus(camera="online", pegboard="up"))
+    page.goto(panel.url)
+    page.wait_for_selector("[data-game=cribbage]")
+    assert page.get_attribute("[data-peg=front-1]", "data-score") == "41"
+    assert page.get_attribute("[data-peg=back-0]", "data-score") == "29"
+    assert page.locator("[data-line=skunk]").count() == 1 and page.locator("[data-line=double]").count() == 1
+    assert "fifteen 2, fifteen 4, a pair is 6, and nobs is 7" in page.inner_text("#show")
+    assert page.inner_text("#count") == "15"
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / "cribbage.png"), full_page=True)
+
+    events = [{"type": "deal", "hands": [["5H", "5S", "5C", "JD", "2C", "9S"], ["AH", "2H", "3D", "KC", "QC", "8D"]]},
+              {"type": "discard", "seat": 0, "cards": ["5H", "5S"]}, {"type": "discard", "seat": 1, "cards": ["KC", "QC"]},
+              {"type": "starter", "card": "4H"}, {"type": "claim", "seat": 1, "points": 5}]
+    over = {**CRIBBAGE, "hand_over": True, "review": hand_review(events, 2, dealer=1, muggins=True)}
+    panel.hub.publish(over, over, TableStatus())
+    page.wait_for_selector("#review")
+    said = page.inner_text("#review")
+    assert "Ann threw 5\u2665 5\u2660" in said and "of 15; best was to throw 2\u2663 9\u2660" in said
+    assert "Bo: claimed 5 of 8, missed 3" in said
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / "cribbage-review.png"), full_page=True)
+
+    panel.hub.publish(FEMKORT, FEMKORT, TableStatus(camera="online", hold={"reason": "unread card", "seat": 1}))
+    page.wait_for_selector("[data-game=femkort]")
+    assert "Cy leads" in page.inner_text("#game") and page.inner_text("#pot") == "6"
+    assert "On hold: unread card (seat 2)" in page.inner_text("#hold")
+    page.screenshot(path=str(tmp_path / "femkort.png"), full_page=True)
+
+    panel.hub.publish(FERBLI, FERBLI, TableStatus(last_refusal={"event": {}, "error": "Bo may not raise now"}))
+    page.wait_for_selector("[data-game=ferbli]")
+    assert "three-flush 26 in spades" in page.inner_text("#showdown")
+    assert "Bo may not raise now" in page.inner_text("#refusal")
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / "ferbli.png"), full_page=True)
+
+
+def test_page_updates_within_a_second_of_a_publish(panel: Panel, page: Any) -> None:
+    panel.hub.publish(CRIBBAGE, CRIBBAGE, TableStatus())
+    page.goto(panel.url)
+    page.wait_for_selector("#live[data-state=live]")
+    for score in (35, 37, 44):
+        published = time.monotonic()
+        panel.hub.publish({**CRIBBAGE, "scores": [score, 41]}, CRIBBAGE, TableStatus())
+        page.wait_for_selector(f"[data-score='0']:text-is('{score}')", timeout=1000)
+        assert time.monotonic() - published < 1.0
+
+
+def test_page_survives_a_service_restart(panel: Panel, page: Any, tmp_path: Path) -> None:
+    for score in range(5):  # the old service got further than the new one will
+        panel.hub.publish({**CRIBBAGE, "scores": [score, 0]}, CRIBBAGE, TableStatus())
+    page.goto(panel.url)
+    page.wait_for_selector("#live[data-state=live]")
+    port = panel.port
+    panel.stop()
+    page.wait_for_selector("#live:not([data-state=live])", timeout=5000)
+    restarted = Panel(port)
+    try:
+        restarted.hub.publish({**CRIBBAGE, "scores": [60, 2]}, CRIBBAGE, TableStatus())  # version 1 again
+        page.wait_for_selector("[data-score='0']:text-is('60')", timeout=8000)
+        page.wait_for_selector("#live[data-state=live]")
+        page.screenshot(path=str(tmp_path / "restarted.png"), full_page=True)
+    finally:
+        restarted.stop()
+
+
+def test_console_starts_a_game_resolves_a_hold_and_undoes(page: Any, tmp_path: Path) -> None:
+    hub = StateHub()
+    hold = {"reason": "unread card", "seat": 1, "zone": "seat-2", "possible": ["7D", "8D", "KC"]}
+    hub.publish(CRIBBAGE, {**CRIBBAGE, "hands": [{"known": ["KS"]}, {"known": []}]}, TableStatus(hold=hold))
+    port = RecordingConsole()
+    app = create_app(hub, port, settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
+    server = make_server(app, "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        page.on("dialog", lambda dialog: dialog.accept())  # the console asks before destructive actions
+        page.goto(f"http://127.0.0.1:{server.effective_port}/console")
+        page.fill("#pin", PIN)
+        page.click("#sign-in button")
+        page.wait_for_selector("#desk:not([hidden])")
+        assert [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")] == ["7D", "8D", "KC"]
+        assert page.locator("#hands [data-card=KS]").count() == 1
+        page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
+        page.click("[data-resolve='8D']")
+        page.wait_for_function("document.getElementById('answer').textContent === 'accepted'")
+        page.select_option("#start-game", "femkort")
+        page.fill("#start-players", "Ann, Bo, Cy")
+        page.click("#start button")
+        page.click("#undo")
+        deadline = time.monotonic() + 5
+        while len(port.calls) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert port.calls == [("resolve_hold", "8D"), ("start_game", GameStart("femkort", ("Ann", "Bo", "Cy"))),
+                              ("undo", None)]
+    finally:
+        hub.close()
+        shut_down(server)
+        thread.join(5)

@@ -1,0 +1,62 @@
+"""What the dealer sends, checked before the table sees it: a clear error naming the bad part, or the
+entry the console port takes. Whether an entry is legal now is the session's to judge, not this."""
+from __future__ import annotations
+
+from typing import Any
+
+from controller.cards import Card, CardError
+from controller.service.config import GAMES
+
+from .ports import GameStart
+
+MAX_PLAYERS = 8
+DEALS = ("closed", "open")
+
+
+class EntryError(ValueError):
+    """A console entry that cannot be sent on; the message names the field."""
+
+
+def game_start(body: dict[str, Any]) -> GameStart:
+    game = body.get("game")
+    if game not in GAMES:
+        raise EntryError(f"game: must be one of {', '.join(GAMES)}, not {game!r}")
+    players = body.get("players")
+    if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
+        raise EntryError(f"players: a list of 1 to {MAX_PLAYERS} names, not {players!r}")
+    names = [name.strip() if isinstance(name, str) else name for name in players]
+    if not all(isinstance(name, str) and name for name in names):
+        raise EntryError(f"players: every name must be non-empty text, not {players!r}")
+    dealer = body.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(names):
+        raise EntryError(f"dealer: a seat 0..{len(names) - 1}, not {dealer!r}")
+    deal = body.get("deal", "closed")
+    if deal not in DEALS:
+        raise EntryError(f"deal: must be closed or open, not {deal!r}")
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise EntryError(f"options: must be an object of option names and values, not {options!r}")
+    return GameStart(game, tuple(names), dealer, deal, dict(options))
+
+
+def table_event(body: dict[str, Any]) -> dict[str, Any]:
+    event = body.get("event")
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or not event["type"]:
+        raise EntryError(f"event: a hand-history event object with a \"type\", not {event!r}")
+    return event
+
+
+def card(body: dict[str, Any]) -> str:
+    text = body.get("card")
+    if not isinstance(text, str):
+        raise EntryError(f"card: the held card as text like 10H or QS, not {text!r}")
+    try:
+        return str(Card.parse(text))
+    except CardError as error:
+        raise EntryError(f"card: {error}") from None
+
+
+def confirmed(body: dict[str, Any], what: str) -> None:
+    """A destructive action is sent with "confirm": true, after the page asked the dealer."""
+    if body.get("confirm") is not True:
+        raise EntryError(f"confirm: {what}; send \"confirm\": true once the dealer agrees")

@@ -1,0 +1,91 @@
+"""What the panel needs from the service, as Protocols the service implements (the panel imports no service).
+
+`ConsolePort` is the dealer console's way into the table: each call is judged by the table session in
+order with everything else and returns the session's answer. `Archive` is the journal's read side: the
+games played, and a finished game as a hand history (the journal's `games()` and `history_lines()`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class ConsoleAnswer:
+    """The session's word on a console entry: accepted or not, and why in words."""
+
+    ok: bool
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "message": self.message}
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """A new game as the console asks for it (the table-log header's setup)."""
+
+    game: str
+    players: tuple[str, ...]
+    dealer: int = 0
+    deal: str = "closed"  # "open" when the deal reader reads every dealt card
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class ConsolePort(Protocol):
+    def start_game(self, start: GameStart) -> ConsoleAnswer:
+        """End the current game (if any) and start this one."""
+        ...
+
+    def console_event(self, event: dict[str, Any]) -> ConsoleAnswer:
+        """A hand-history event no camera sees: a Färbeln amount or answer, a muggins claim, time up."""
+        ...
+
+    def resolve_hold(self, card: str) -> ConsoleAnswer:
+        """The dealer names the held card."""
+        ...
+
+    def relay(self) -> ConsoleAnswer:
+        """The dealer asks the player to lay the held card again."""
+        ...
+
+    def undo(self) -> ConsoleAnswer:
+        """Take back the last accepted event."""
+        ...
+
+    def end_game(self) -> ConsoleAnswer:
+        """End the current game where it stands."""
+        ...
+
+    def hold_crop(self) -> bytes | None:
+        """The held card's crop as a PNG, if the camera has one."""
+        ...
+
+
+class GameRecord(Protocol):
+    """One game of the journal (controller.journal.GameRecord)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def header(self) -> dict[str, Any]: ...
+
+    @property
+    def started(self) -> str: ...
+
+    @property
+    def ended(self) -> str | None: ...
+
+    @property
+    def summary(self) -> dict[str, Any] | None: ...
+
+    @property
+    def events(self) -> int: ...
+
+
+class Archive(Protocol):
+    def games(self) -> Sequence[GameRecord]: ...
+
+    def history_lines(self, game_id: int) -> Iterable[str]: ...

@@ -1,0 +1,100 @@
+// The dealer console: sign in, draw the dealer document on every change, send entries with the CSRF token.
+"use strict";
+
+(() => {
+  let csrf = document.querySelector('meta[name="csrf-token"]').content;
+  let current = null;
+  const $ = (id) => document.getElementById(id);
+
+  function say(text, bad) {
+    const box = $("answer");
+    box.hidden = false;
+    box.textContent = text;
+    box.className = bad ? "card warn" : "card";
+  }
+
+  async function post(path, body) {
+    const reply = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+                                     body: JSON.stringify(body || {}), credentials: "same-origin"});
+    const answer = await reply.json().catch(() => ({error: `HTTP ${reply.status}`}));
+    if (answer.csrf) csrf = answer.csrf;
+    if (reply.ok) say(answer.message || "done", false); else say(answer.error, true);
+    refresh();
+    return reply.ok;
+  }
+
+  function showDesk(signedIn) {
+    $("sign-in").hidden = signedIn;
+    $("desk").hidden = !signedIn;
+    $("sign-out").hidden = !signedIn;
+  }
+
+  function drawHold(hold) {
+    $("hold-panel").hidden = !hold;
+    if (!hold) return;
+    $("hold-reason").textContent = `${hold.reason}${hold.seat != null ? ` (seat ${hold.seat + 1})` : ""}`;
+    const crop = $("crop");
+    crop.hidden = true;
+    crop.onload = () => { crop.hidden = false; };
+    crop.src = `/console/api/hold/crop?v=${current.version}`;
+    $("possible").innerHTML = (hold.possible || []).map((c) => `<button data-resolve="${Render.esc(c)}">${Render.card(c)}</button>`).join(" ");
+  }
+
+  function drawHands(t) {
+    const hands = t.hands || [];
+    $("hands").innerHTML = "<h2>Hands read</h2><ul>" + hands.map((h, seat) => {
+      const cards = Array.isArray(h) ? h : (h.known || []);
+      return `<li>${Render.esc(Render.name(t, seat))}: ${Render.cards(cards)}</li>`;
+    }).join("") + "</ul>";
+  }
+
+  async function refresh() {
+    const reply = await fetch("/console/api/state", {cache: "no-store", credentials: "same-origin"});
+    if (reply.status === 401) { showDesk(false); return; }
+    current = await reply.json();
+    showDesk(true);
+    document.body.dataset.version = String(current.version);
+    $("state").innerHTML = Render.status(current) + Render.game(current, []);
+    drawHands(current.table || {});
+    drawHold(current.status.hold);
+  }
+
+  $("sign-in").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await post("/console/sign-in", {pin: $("pin").value})) $("pin").value = "";
+  });
+  $("sign-out").addEventListener("click", () => post("/console/sign-out"));
+  $("possible").addEventListener("click", (e) => {
+    const button = e.target.closest("[data-resolve]");
+    if (button) post("/console/api/resolve", {card: button.dataset.resolve});
+  });
+  $("relay").addEventListener("click", () => post("/console/api/relay"));
+  $("undo").addEventListener("click", () => {
+    if (confirm("Undo the last accepted event?")) post("/console/api/undo", {confirm: true});
+  });
+  $("end").addEventListener("click", () => {
+    if (confirm("End the game where it stands?")) post("/console/api/end", {confirm: true});
+  });
+  $("entry").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const type = $("entry-type").value, event = {type};
+    if (type !== "time_up") event.seat = Number($("entry-seat").value) - 1;
+    const amount = $("entry-amount").value;
+    if (["stake", "mus", "bet", "raise"].includes(type)) event.amount = Number(amount);
+    if (type === "claim") event.points = Number(amount);
+    post("/console/api/event", {event});
+  });
+  $("start").addEventListener("submit", (e) => {
+    e.preventDefault();
+    let options;
+    try { options = JSON.parse($("start-options").value || "{}"); } catch (err) { say("options: not JSON", true); return; }
+    const playing = current && current.table && current.table.game && !current.table.game_over;
+    if (playing && !confirm("A game is being played: end it and start this one?")) return;
+    post("/console/api/start", {game: $("start-game").value, players: $("start-players").value.split(",").map((n) => n.trim()),
+                                dealer: Number($("start-dealer").value) - 1, deal: $("start-deal").value, options, confirm: playing});
+  });
+
+  const source = new EventSource("/api/events");  // the public stream says when something changed
+  source.onmessage = () => { if (!$("desk").hidden) refresh(); };
+  if (document.body.dataset.signedIn === "yes") refresh(); else showDesk(false);
+})();
