@@ -6,9 +6,11 @@ illegal plays are rejected and beep on a gpiozero buzzer and status light built 
 """
 from __future__ import annotations
 
+import io
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -21,6 +23,7 @@ from .hardware.config import HardwareConfig
 from .hardware.status_light import LightStatus, StatusLight
 from .history import Header, write_history
 from .narration import describe_effect, describe_event
+from .output_files import write_text_atomically
 from .pegboard.link import LinkConfig, PegBoardLink
 from .pegboard.state import Mode
 from .pegboard.virtual import VirtualPegBoard
@@ -136,9 +139,10 @@ def run_demo(out: TextIO, players: int = 2, seed: int | None = None, delay: floa
         confirmed = hardware.link.wait_confirmed(final, timeout=3.0)
         hardware.buzzer.wait_idle(timeout=5.0)
         _report(print_line, demo, summary, hardware, confirmed)
-        if history_path:
-            with open(history_path, "w", encoding="utf-8") as stream:
-                write_history(stream, demo.header, demo.history)
+        if history_path:  # checked before the game (commands/demo.py); written whole or not at all
+            text = io.StringIO()
+            write_history(text, demo.header, demo.history)
+            write_text_atomically(Path(history_path), text.getvalue())
             print_line(f"hand history written to {history_path} (check it: cardtable replay {history_path})")
     finally:
         hardware.close()

@@ -11,6 +11,7 @@ from .jsonlines import JsonLineError, bounded_lines, json_lines
 
 FORMAT = "cardtable-history/1"
 GAMES = ("cribbage", "femkort", "ferbli")
+HEADER_START = f'{{"format": "{FORMAT}"'.encode()  # the first bytes write_history writes
 HEADER_FIELDS = frozenset({"format", "game", "players", "dealer", "options", "chips"})
 
 

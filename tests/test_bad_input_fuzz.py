@@ -18,9 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller import cli
+from controller.engine import SetupError
 from controller.history import HistoryError, parse_history, stream_history
 from controller.jsonlines import JsonLineError, bounded_lines, json_lines
 from controller.replay import replay
+from controller.table.log import TableLogError, parse_table_log
+from controller.table.session import TableSession
 from vision.calibration import Calibration
 from vision.manifest import manifest_rows
 from vision.observations import ObservationError, observation_from_json
@@ -134,6 +137,29 @@ def test_damaged_images_are_a_value_error(tmp_path: Path, seed: str, at: int, da
     except ValueError:
         return
     assert image.ndim == 3 and image.shape[0] * image.shape[1] <= 4096 * 4096
+
+
+TABLE_LOGS = sorted((DATA / "table-logs").glob("*.jsonl"))
+
+
+@FUZZ
+@given(index=st.integers(0, 100), at=st.integers(0, 50000), data=st.binary(max_size=12))
+def test_mutated_table_log_bytes_are_read_or_named(index: int, at: int, data: bytes) -> None:
+    raw = bytearray(TABLE_LOGS[index % len(TABLE_LOGS)].read_bytes())
+    spot = at % len(raw)
+    raw[spot:spot + len(data)] = data
+    try:
+        header, lines = parse_table_log(bounded_lines(io.BytesIO(bytes(raw))))
+    except TableLogError as error:
+        assert str(error).startswith(f"line {error.line}: ")
+        return
+    try:
+        session = TableSession(header.header, header.deal)
+    except SetupError as error:  # a mutated header the game cannot start with: named, as the command says
+        assert str(error)
+        return
+    for line in lines:  # whatever was read, the session judges it without a traceback
+        json.dumps(session.feed(line.input).to_json(line.number))
 
 
 CAMERA_LINE_FIELDS = ["t", "type", "card", "zone", "zones", "count", "status", "detail", "text"]

@@ -77,6 +77,7 @@ def cmd_detect(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    size = _parse_size(args.resize) if args.resize else None  # checked before the models load
     manifest = Path(args.manifest)
     root = Path(args.root) if args.root else manifest.parent
     truth = {p: cards for p, cards in read_manifest(manifest).items()
@@ -85,7 +86,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ValueError(f"no manifest rows in {manifest} match --split {args.split} --under {args.under}")
     cal = _calibration(args)
     detector = Detector(_recognizer(args, cal), cal)
-    size = _parse_size(args.resize) if args.resize else None
 
     def load(p: str) -> Any:
         img = load_image(root / p)

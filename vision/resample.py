@@ -28,9 +28,13 @@ class Pyramid:
     def warp(self, to_image: np.ndarray, size: tuple[int, int], dst: np.ndarray) -> None:
         """Cut into `dst` the patch of `size` (w, h) whose pixels `to_image` (2x3, patch -> frame pixels)
         maps into the frame."""
-        shrink = math.sqrt(abs(float(np.linalg.det(to_image[:, :2].astype(np.float64)))))
-        n, image = self._level(math.floor(math.log2(shrink)) if shrink >= SHRINK_AVERAGED else 0)
-        m = to_image / np.float32(2 ** n)  # pyrDown's pixel i lies at its source's 2 i
+        (a, b, _), (c, d, _) = to_image.tolist()  # plain floats: this runs for every patch of a frame
+        shrink = math.sqrt(abs(a * d - b * c))
+        m = to_image
+        image = self.levels[0]
+        if shrink >= SHRINK_AVERAGED:
+            n, image = self._level(math.floor(math.log2(shrink)))
+            m = to_image / np.float32(2 ** n)  # pyrDown's pixel i lies at its source's 2 i
         cv2.warpAffine(image, m, size, dst=dst, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE)
 

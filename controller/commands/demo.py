@@ -10,7 +10,7 @@ import sys
 
 from ..arguments import number
 from ..demo import run_demo
-from ..history import FORMAT
+from ..history import HEADER_START
 from ..output_files import check_output, starts_with
 
 MAX_DELAY_S = 60.0
@@ -30,5 +30,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.history:  # a history the demo wrote before may be replaced; anything else needs --force
         check_output(args.history, option="--history", force=args.force,
-                     ours=starts_with(b'{"format": "' + FORMAT.encode()))
+                     ours=starts_with(HEADER_START))
     return run_demo(sys.stdout, args.players, args.seed, args.delay, args.history)

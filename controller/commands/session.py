@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
 
 from ..engine import SetupError
-from ..history import write_history
+from ..history import HEADER_START, write_history
+from ..output_files import check_output, starts_with, write_text_atomically
 from ..replay import summary_line
 from ..table.log import TableLogError, read_table_log
 from ..table.session import TableSession
@@ -20,10 +22,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--history", metavar="OUT",
                         help="write the accepted events (less those undone) as a hand history; a log playing "
                              "several games of a match writes the second to OUT-2, and so on")
+    parser.add_argument("--force", action="store_true", help="replace OUT even if it is not a hand history")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.history:  # before the log is judged: a path it cannot write is refused at once
+        _checked_history(args, 1)
     try:
         header, lines = read_table_log(args.file)
         session = TableSession(header.header, header.deal)
@@ -38,9 +43,17 @@ def run(args: argparse.Namespace) -> int:
     print(json.dumps(summary_line(session.engine, session.setup), ensure_ascii=False))
     if args.history:
         for number, game in enumerate(session.games, start=1):
-            with open(history_path(args.history, number), "w", encoding="utf-8") as stream:
-                write_history(stream, game.setup, game.events)
+            text = io.StringIO()
+            write_history(text, game.setup, game.events)
+            write_text_atomically(_checked_history(args, number), text.getvalue())
     return 0
+
+
+def _checked_history(args: argparse.Namespace, game: int) -> Path:
+    """The history file of the log's `game`-th game, if it may be written (never over the log itself; over
+    a file only if it is a hand history, or with --force)."""
+    return check_output(history_path(args.history, game), option="--history", inputs=(args.file,),
+                        force=args.force, ours=starts_with(HEADER_START))
 
 
 def history_path(out: str, game: int) -> Path:

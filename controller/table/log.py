@@ -7,17 +7,17 @@ TableLogError naming it; nothing is judged here.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from vision.observations import (DuplicateCard, Observation, ObservationError, is_seat_zone, observation_from_json,
                                  observation_to_json, seat_of)
 
 from ..cards import Card, CardError
 from ..history import FORMAT as HISTORY_FORMAT, Header, HistoryError
+from ..jsonlines import JsonLineError, bounded_lines, json_lines
 from .inputs import CAMERA_TYPES, SEAT_BUTTONS, Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 
 FORMAT = "cardtable-table-log/1"
@@ -151,19 +151,12 @@ def _named_card(text: Any) -> Card:
 _PARSERS: dict[str, Callable[[dict[str, Any], int], TableInput]] = {"button": _button, "console": _console}
 
 
-def parse_table_log(stream: Iterable[str]) -> tuple[TableLogHeader, list[LogLine]]:
+def parse_table_log(stream: Iterable[bytes | str]) -> tuple[TableLogHeader, list[LogLine]]:
     """Read a whole table log; raises TableLogError for an unreadable one. Nothing is judged here."""
     header: TableLogHeader | None = None
     lines: list[LogLine] = []
     last_t = 0.0
-    for number, text in enumerate(stream, start=1):
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise TableLogError(number, f"bad JSON: {error.msg} (column {error.colno})") from None
+    for number, data in _values(stream):
         if header is None:
             header = TableLogHeader.from_json(data, number)
             continue
@@ -180,9 +173,17 @@ def parse_table_log(stream: Iterable[str]) -> tuple[TableLogHeader, list[LogLine
     return header, lines
 
 
+def _values(stream: Iterable[bytes | str]) -> Iterator[tuple[int, Any]]:
+    """The JSON value of each line, within the limits every JSON Lines file is read with (jsonlines.py)."""
+    try:
+        yield from json_lines(stream)
+    except JsonLineError as error:
+        raise TableLogError(error.line, error.reason) from None
+
+
 def read_table_log(path: str | Path) -> tuple[TableLogHeader, list[LogLine]]:
     try:
-        with open(path, encoding="utf-8") as stream:
-            return parse_table_log(stream)
-    except (OSError, UnicodeDecodeError) as error:
-        raise TableLogError(0, f"cannot read {path}: {error}") from None
+        with open(path, "rb") as stream:
+            return parse_table_log(bounded_lines(stream))
+    except OSError as error:
+        raise TableLogError(0, f"cannot read {path}: {error.strerror}") from None
