@@ -124,8 +124,8 @@ def test_the_tables_refuse_deletes_and_updates(journal: Journal) -> None:
 
 
 @pytest.mark.parametrize("append,message", [
-    (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: it must be an object with "format": "cardtable-table-log/1"'),
-    (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be one of closed, open, got 'peek'"),
+    (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: the first object must have "format": "cardtable-table-log/1"'),
+    (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be \"closed\" or \"open\", got 'peek'"),
     (lambda j, g: j.start_game({**HEADER, "dealer": 5}), "bad header: dealer must be a seat 0..1, got 5"),
     (lambda j, g: j.start_game({**HEADER, "options": {"tagret": 61}}), "bad header: unknown option"),
     (lambda j, g: j.start_game({**HEADER, "players": ["Ann"]}), "bad header: cribbage is for 2, 3 or 4 players, got 1"),
