@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.cribbage.game import new_game
-from controller.journal import TABLE_LOG_FORMAT, Journal
+from controller.journal import Journal
+from controller.table.log import FORMAT as TABLE_LOG_FORMAT
 from controller.simulation.cribbage import Driver, header
 
 Line = tuple[str, dict[str, Any]]  # ("input" | "event", the JSON object)

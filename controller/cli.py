@@ -36,6 +36,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "controller.commands.demo": ("demo",),
     "controller.commands.config": ("config", "console-pin"),
     "controller.commands.history": ("history",),
+    "controller.commands.run": ("run",),
 }
 
 EXIT_BAD_INPUT = 2

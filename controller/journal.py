@@ -37,10 +37,8 @@ from typing import Any, Iterator
 from .engine import SetupError
 from .games import new_game
 from .history import FORMAT as HISTORY_FORMAT
-from .history import Header, HistoryError
+from .table.log import TableLogError, TableLogHeader
 
-TABLE_LOG_FORMAT = "cardtable-table-log/1"
-DEALS = ("closed", "open")
 APPLICATION_ID = 0x43415244  # "CARD"
 SCHEMA_VERSION = 1
 SYNCHRONOUS = ("FULL", "NORMAL")
@@ -131,13 +129,9 @@ def _to_json(what: str, value: Any) -> str:
 
 
 def _check_header(header: Any) -> None:
-    if not isinstance(header, dict) or header.get("format") != TABLE_LOG_FORMAT:
-        raise JournalError(f'bad header: it must be an object with "format": "{TABLE_LOG_FORMAT}"')
-    if header.get("deal") not in DEALS:
-        raise JournalError(f"bad header: deal must be one of {', '.join(DEALS)}, got {header.get('deal')!r}")
     try:
-        new_game(Header.from_json(history_header(header)))  # what an engine cannot start, no export replays
-    except HistoryError as error:
+        new_game(TableLogHeader.from_json(header).header)  # what no engine can start, no export replays
+    except TableLogError as error:
         raise JournalError(str(error).removeprefix("line 1: ")) from None
     except SetupError as error:
         raise JournalError(f"bad header: {error}") from None

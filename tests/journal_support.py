@@ -7,7 +7,8 @@ from typing import Any
 
 from controller.cribbage.game import new_game
 from controller.history import Header
-from controller.journal import TABLE_LOG_FORMAT, Journal
+from controller.journal import Journal
+from controller.table.log import FORMAT as TABLE_LOG_FORMAT
 from controller.simulation.cribbage import Driver, header
 
 

@@ -132,12 +132,15 @@ def test_interrupt_is_one_line(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "firmware", "simulate", "--link",
                              str(tmp_path / "pb")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
-    proc.stdout.readline()
-    proc.send_signal(2)
-    deadline = time.monotonic() + 20
-    while proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    _, err = proc.communicate(timeout=5)
+    try:
+        proc.stdout.readline()
+        proc.send_signal(2)
+        deadline = time.monotonic() + 20
+        while proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        _, err = proc.communicate(timeout=5)
+    finally:
+        proc.kill()  # never leave a simulated board running behind a failed or interrupted test
     assert "Traceback" not in err and not (tmp_path / "pb").is_symlink()
 
 

@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 
+from controller.history import Header
 from controller.service.hub import StateHub, TableStatus
 from controller.service.pin import hash_pin
 from panel_documents import CRIBBAGE, FEMKORT, FERBLI
-from panel_support import RecordingConsole
-from web_panel import GameStart, create_app, make_server
+from controller.table.inputs import Button, CardPlaced, FaceDownCount
+from controller.table.session import TableSession
+from panel_support import RecordingConsole, SessionDesk
+from web_panel import create_app, make_server
 from web_panel.review import hand_review
 from web_panel.serving import shut_down
 from web_panel.settings import PanelSettings
@@ -143,12 +146,18 @@ def test_page_survives_a_service_restart(panel: Panel, page: Any, tmp_path: Path
         restarted.stop()
 
 
-def test_console_starts_a_game_resolves_a_hold_and_undoes(page: Any, tmp_path: Path) -> None:
+def test_console_resolves_a_hold_undoes_and_starts_a_game(page: Any, tmp_path: Path) -> None:
+    """Through a real table session: a cribbage hand waiting for the cut, then a card nobody could read."""
     hub = StateHub()
-    hold = {"reason": "unread card", "seat": 1, "zone": "seat-2", "possible": ["7D", "8D", "KC"]}
-    hub.publish(CRIBBAGE, {**CRIBBAGE, "hands": [{"known": ["KS"]}, {"known": []}]}, TableStatus(hold=hold))
-    port = RecordingConsole()
-    app = create_app(hub, port, settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
+    session = TableSession(Header("cribbage", ("Ann", "Bo"), 0, {}, None))
+    desk = SessionDesk(hub, session)
+    desk.feed(Button("next", None))
+    for count in range(1, 5):
+        desk.feed(FaceDownCount("crib", count))
+    desk.feed(CardPlaced("9D", "starter"))
+    desk.feed(CardPlaced("unknown", "seat-2"))  # Bo (the pone) plays first
+    assert session.hold is not None
+    app = create_app(hub, desk, settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
     server = make_server(app, "127.0.0.1", 0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -157,21 +166,23 @@ def test_console_starts_a_game_resolves_a_hold_and_undoes(page: Any, tmp_path: P
         page.goto(f"http://127.0.0.1:{server.effective_port}/console")
         page.fill("#pin", PIN)
         page.click("#sign-in button")
-        page.wait_for_selector("#desk:not([hidden])")
-        assert [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")] == ["7D", "8D", "KC"]
-        assert page.locator("#hands [data-card=KS]").count() == 1
+        page.wait_for_selector("#hold-panel:not([hidden])")
+        possible = [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")]
+        assert possible == session.dealer_hold()["possible"] and "9D" not in possible  # type: ignore[index]
         page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
-        page.click("[data-resolve='8D']")
-        page.wait_for_function("document.getElementById('answer').textContent === 'accepted'")
+        page.click("[data-resolve='5C']")
+        page.wait_for_selector("#hold-panel", state="hidden")
+        assert session.history[-1] == {"type": "play", "seat": 1, "card": "5C"}
+        assert page.locator("#state [data-card='5C']").count() >= 1
+        page.click("#undo")
+        page.wait_for_function("document.getElementById('answer').textContent.includes('undone')")
+        assert session.history[-1]["type"] == "starter"
         page.select_option("#start-game", "femkort")
         page.fill("#start-players", "Ann, Bo, Cy")
         page.click("#start button")
-        page.click("#undo")
-        deadline = time.monotonic() + 5
-        while len(port.calls) < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert port.calls == [("resolve_hold", "8D"), ("start_game", GameStart("femkort", ("Ann", "Bo", "Cy"))),
-                              ("undo", None)]
+        page.wait_for_selector("#state [data-game=femkort]")
+        assert desk.session.setup.game == "femkort" and desk.session.setup.players == ("Ann", "Bo", "Cy")
+        page.screenshot(path=str(tmp_path / "console-femkort.png"), full_page=True)
     finally:
         hub.close()
         shut_down(server)

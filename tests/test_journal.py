@@ -14,6 +14,7 @@ import pytest
 from controller.history import parse_history
 from controller.journal import APPLICATION_ID, Journal, JournalError
 from controller.replay import replay
+from disks import fill, remount, small_tmpfs
 from journal_support import console_line, cribbage_driver, journal_game, table_log_header, written
 
 HEADER = table_log_header(cribbage_driver(0)[0])
@@ -123,8 +124,8 @@ def test_the_tables_refuse_deletes_and_updates(journal: Journal) -> None:
 
 
 @pytest.mark.parametrize("append,message", [
-    (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: it must be an object with "format": "cardtable-table-log/1"'),
-    (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be one of closed, open, got 'peek'"),
+    (lambda j, g: j.start_game({**HEADER, "format": "cardtable-history/1"}), 'bad header: the first object must have "format": "cardtable-table-log/1"'),
+    (lambda j, g: j.start_game({**HEADER, "deal": "peek"}), "bad header: deal must be \"closed\" or \"open\", got 'peek'"),
     (lambda j, g: j.start_game({**HEADER, "dealer": 5}), "bad header: dealer must be a seat 0..1, got 5"),
     (lambda j, g: j.start_game({**HEADER, "options": {"tagret": 61}}), "bad header: unknown option"),
     (lambda j, g: j.start_game({**HEADER, "players": ["Ann"]}), "bad header: cribbage is for 2, 3 or 4 players, got 1"),
@@ -260,31 +261,8 @@ def test_an_empty_file_or_database_left_by_a_crash_while_creating_becomes_a_jour
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
     """A 160 KiB tmpfs (mounting needs root; elsewhere these tests cannot run)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=160k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
-    try:
+    with small_tmpfs(tmp_path, "160k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=True)
-
-
-def remount(mount: Path, mode: str) -> None:
-    subprocess.run(["mount", "-o", f"remount,{mode}", str(mount)], check=True)
-
-
-def fill(mount: Path) -> Path:
-    """Takes every free block of the disk with a ballast file."""
-    ballast = mount / "ballast"
-    with open(ballast, "wb", buffering=0) as stream:
-        try:
-            while True:
-                stream.write(b"\0" * 4096)
-        except OSError:
-            pass
-    return ballast
 
 
 def test_a_full_disk_refuses_the_append_leaves_the_journal_as_it_was_and_recovers(tiny_disk: Path) -> None:

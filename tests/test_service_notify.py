@@ -64,5 +64,6 @@ def test_a_second_service_on_the_same_state_directory_is_refused(tmp_path: Path)
         holder.wait()
     with ServiceLock(tmp_path):  # the kernel dropped the dead process's lock
         pass
+    (tmp_path / "a-file").write_text("")
     with pytest.raises(ServiceLockError, match="cannot write the state directory"):
-        ServiceLock(tmp_path / "missing").acquire()
+        ServiceLock(tmp_path / "a-file" / "state").acquire()

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from controller.cli import build_parser
 
 SYSTEMD = Path(__file__).parents[1] / "systemd"
 UNIT = SYSTEMD / "cardtable.service"
@@ -33,6 +36,11 @@ def test_the_unit_runs_the_installed_service_as_systemd_expects() -> None:
     assert unit["User"] == ["cardtable"] and unit["StateDirectory"] == ["cardtable"]
     assert unit["WorkingDirectory"] == ["/var/lib/cardtable"]  # writable: lgpio's FIFOs
     assert set(unit["SupplementaryGroups"][0].split()) == {"gpio", "video", "dialout"}
+
+
+def test_the_unit_starts_a_command_the_cli_has() -> None:
+    args = build_parser().parse_args(shlex.split(settings(UNIT)["ExecStart"][0])[1:])
+    assert (args.command, args.config) == ("run", Path("/etc/cardtable/config.toml"))
 
 
 def test_the_hardening_leaves_gpio_camera_and_serial_open() -> None:

@@ -61,5 +61,10 @@ class StatusLight:
             on, off = pattern.blink
             self._led.blink(on_time=on, off_time=off, on_color=pattern.colour, off_color=(0, 0, 0))
 
+    def off(self) -> None:
+        """Dark (the table has stopped); the next `show` lights it again."""
+        self.status = None
+        self._led.off()
+
     def close(self) -> None:
         self._led.close()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.hardware.config import HardwareConfig
+from controller.journal import STATE_DIRECTORY
 from controller.pegboard.link import DEFAULT_PORT
 
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
@@ -114,7 +115,7 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class ServiceConfig:
-    state_directory: Path = Path("/var/lib/cardtable")  # the journal and table logs (systemd StateDirectory=)
+    state_directory: Path = STATE_DIRECTORY  # the journal (systemd's StateDirectory=)
     camera: CameraConfig = CameraConfig()
     reader: ReaderConfig = ReaderConfig()
     pegboard: PegBoardConfig = PegBoardConfig()
@@ -249,8 +250,8 @@ DEFAULT_TEXT = f"""\
 # cardtable service configuration (TOML). Check it with: cardtable config check {DEFAULT_PATH}
 # Relative paths are relative to this file's folder. An optional setting is one left out (commented).
 
-# The journal and table logs (systemd creates it: StateDirectory=cardtable).
-state_directory = "/var/lib/cardtable"
+# The journal (systemd creates it: StateDirectory=cardtable).
+state_directory = "{STATE_DIRECTORY}"
 
 [camera]
 # picamera2 (the Pi's CSI camera), a V4L2 index (0) or /dev/videoN (USB), a video file, a folder of

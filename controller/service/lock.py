@@ -27,6 +27,7 @@ class ServiceLock:
 
     def acquire(self) -> None:
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)  # systemd makes it; a shell run may not have
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
             raise ServiceLockError(f"cannot write the state directory {self.path.parent}: "

@@ -1,0 +1,48 @@
+"""`cardtable run [--config PATH]`: the table service (see controller/service/loop.py)."""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..journal import JournalError
+from ..service.config import DEFAULT_PATH, ConfigError, load_config
+from ..service.lock import ServiceLockError
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """0 after a clean stop; 2 for a config refused (naming the key); 1 when the state directory or the
+    journal cannot be used or another service runs. systemd restarts it on 1 and 2 (Restart=on-failure)."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        return serve(args.config)
+    except ConfigError as error:  # in the file, or found at start (a calibration file that does not load)
+        print(f"cardtable run: refused: {args.config}: {error}", file=sys.stderr)
+        return 2
+    except (ServiceLockError, JournalError) as error:  # refuse to play rather than lose what is sensed
+        print(f"cardtable run: refused: {error}", file=sys.stderr)
+        return 1
+
+
+def serve(path: Path) -> int:
+    config = load_config(path)
+    from ..service.loop import TableService  # the session, vision and gpiozero load once the config is good
+
+    service = TableService(config)
+
+    def on_signal(signum: int, frame: Any) -> None:
+        service.stop()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, on_signal)
+    service.run()
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="the table service: camera, buttons, peg board, journal, hub")
+    parser.add_argument("--config", type=Path, default=DEFAULT_PATH, help=f"the config file (default {DEFAULT_PATH})")
+    parser.set_defaults(func=cmd_run)

@@ -1,0 +1,48 @@
+"""The hub's views of the session: a hidden card is in no public view, ever."""
+from __future__ import annotations
+
+import json
+
+from controller.history import Header
+from controller.table.log import input_from_json
+from controller.table.session import TableSession
+from controller.service.views import dealer_view, public_view
+
+from table_logs import cribbage_log
+
+
+def test_an_open_deal_shows_the_dealt_cards_to_the_dealer_only() -> None:
+    header = Header("cribbage", ("Ann", "Bo"), 0, {}, None)
+    lines, _ = cribbage_log(header, "open", seed=5)
+    session = TableSession(header, "open")
+    hidden: set[str] = set()  # read by the deal reader, not yet face up on the table
+    checked = 0
+    for line in lines[1:]:
+        _, item = input_from_json(line, 2)
+        session.feed(item)
+        if line["type"] == "placed" and line["zone"] == "reader":
+            hidden.add(line["card"])
+        elif line["type"] == "placed":
+            hidden.discard(line["card"])  # played, turned or shown: public from now on
+        elif line["type"] == "button" and line["action"] == "next":
+            hidden.clear()  # a new hand: the old one's cards were all shown
+        public = json.dumps(public_view(session))
+        assert not any(f'"{card}"' in public for card in hidden), (line, hidden)
+        if hidden:
+            dealer = json.dumps(dealer_view(session))
+            assert all(f'"{card}"' in dealer for card in hidden)
+            checked += 1
+    assert checked > 50
+
+
+def test_the_public_view_says_who_acts_and_what_lies_face_up() -> None:
+    header = Header("cribbage", ("Ann", "Bo"), 1, {}, None)
+    session = TableSession(header, "closed")
+    for line in ({"t": 1, "type": "button", "action": "next", "seat": None},
+                 {"t": 2, "type": "face_down", "zone": "crib", "count": 4},
+                 {"t": 3, "type": "placed", "card": "QH", "zone": "starter"}):
+        session.feed(input_from_json(line, 2)[1])
+    view = public_view(session)
+    assert (view["game"], view["players"], view["dealer"], view["phase"]) == ("cribbage", ["Ann", "Bo"], 1, "play")
+    assert view["to_act"] == 0 and view["face_up"] == {"starter": ["QH"]} and view["face_down"] == {"crib": 4}
+    assert view["summary"]["scores"] == [0, 0]
