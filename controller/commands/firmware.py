@@ -87,7 +87,10 @@ def _simulate(args: argparse.Namespace) -> int:
     with board:
         print(f"virtual peg board on {board.port_path} (Ctrl-C to stop)", flush=True)
         try:
-            stop.wait()
+            # A timed wait: Ctrl-C landing on one of the board's threads only runs Python's handler once the
+            # main thread wakes, so an untimed wait could ignore it for ever (seen under load).
+            while not stop.wait(0.2):
+                pass
         except KeyboardInterrupt:
             pass
     return 0
