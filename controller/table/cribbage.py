@@ -19,7 +19,7 @@ from ..cribbage.game import CribbageGame, Phase
 from ..engine import Effect, Event, Points
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView, Unfit, next_deal
+from .mapping import Reading, SeatMapper, Unfit
 from .outputs import board_state
 from .picture import zone_seat
 
@@ -27,21 +27,11 @@ CRIB, STARTER = "crib", "starter"
 TWENTY_NINE = 29  # the best hand there is
 
 
-class CribbageMapper:
+class CribbageMapper(SeatMapper[CribbageGame]):
     deck = full_deck()
 
-    def __init__(self, view: TableView) -> None:
-        self.view = view
-
-    @property
-    def game(self) -> CribbageGame:
-        return self.view.engine  # type: ignore[return-value]
-
     def watches(self, zone: str) -> bool:
-        return zone in (CRIB, STARTER) or zone_seat(zone) is not None
-
-    def dealt(self, card: Card) -> list[Event]:
-        return next_deal(self.game, card)
+        return zone in (CRIB, STARTER) or super().watches(zone)
 
     def placed(self, card: Card, zone: str) -> Reading:
         seat = zone_seat(zone)

@@ -22,25 +22,12 @@ from ..femkort.options import HAND_SIZE
 from ..femkort.state import Phase
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView, next_deal
+from .mapping import Reading, SeatMapper
 from .picture import zone_seat
 
 
-class FemkortMapper:
+class FemkortMapper(SeatMapper[FemkortGame]):
     deck = full_deck()
-
-    def __init__(self, view: TableView) -> None:
-        self.view = view
-
-    @property
-    def game(self) -> FemkortGame:
-        return self.view.engine  # type: ignore[return-value]
-
-    def watches(self, zone: str) -> bool:
-        return zone_seat(zone) is not None
-
-    def dealt(self, card: Card) -> list[Event]:
-        return next_deal(self.game, card)
 
     def placed(self, card: Card, zone: str) -> Reading:
         seat = zone_seat(zone)

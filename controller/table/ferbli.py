@@ -25,29 +25,19 @@ from ..ferbli.game import FerbliGame
 from ..ferbli.phases import DEALING, Phase
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .mapping import Reading, TableView, Unfit, next_deal
+from .mapping import Reading, SeatMapper, TableView, Unfit
 from .picture import zone_seat
 
 CENTRE = "centre"
 ANSWERS = {"confirm": "join", "go": "fold"}  # a seat's buttons while it answers a bet
 
 
-class FerbliMapper:
+class FerbliMapper(SeatMapper[FerbliGame]):
     deck = piquet_deck()
 
     def __init__(self, view: TableView) -> None:
-        self.view = view
+        super().__init__(view)
         self.left_face_up: dict[int, list[Card]] = {}  # cards seen leaving a seat's zone face up
-
-    @property
-    def game(self) -> FerbliGame:
-        return self.view.engine  # type: ignore[return-value]
-
-    def watches(self, zone: str) -> bool:
-        return zone_seat(zone) is not None
-
-    def dealt(self, card: Card) -> list[Event]:
-        return next_deal(self.game, card)
 
     def placed(self, card: Card, zone: str) -> Reading:
         game, seat = self.game, zone_seat(zone)

@@ -6,13 +6,13 @@ an input means for its game, asking the engine what is due. It never judges: the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from ..cards import Card
 from ..engine import Effect, Engine, Event
 from ..hardware.buzzer import Sound
 from ..pegboard.state import BoardState
-from .picture import TablePicture
+from .picture import TablePicture, zone_seat
 
 
 @dataclass(frozen=True)
@@ -97,3 +97,24 @@ class GameMapper(Protocol):
     def fanfare(self, effects: list[Effect]) -> list[Sound]:
         """Sounds an input's effects deserve beyond the common ones (a 29 hand)."""
         ...
+
+
+GameT = TypeVar("GameT", bound=Engine)
+
+
+class SeatMapper(Generic[GameT]):
+    """What every game's mapper shares: the view it asks the engine through, the seat zones it watches,
+    and a reader card going to whoever the engine says is dealt next."""
+
+    def __init__(self, view: TableView) -> None:
+        self.view = view
+
+    @property
+    def game(self) -> GameT:
+        return self.view.engine  # type: ignore[return-value]  # the session builds each mapper for its game
+
+    def watches(self, zone: str) -> bool:
+        return zone_seat(zone) is not None
+
+    def dealt(self, card: Card) -> list[Event]:
+        return next_deal(self.game, card)
