@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -253,3 +254,21 @@ def test_a_console_entry_the_loop_never_takes_gets_a_clear_answer_in_time(tmp_pa
     assert service.relay() == ConsoleAnswer(False, "the table did not answer within 0.2 s: look at the table's "
                                                    "state before entering it again")
     assert time.monotonic() - started < 2
+
+
+def test_the_console_sees_the_held_zone_as_the_camera_does(tmp_path: Path) -> None:
+    source = SyntheticSceneSource([[]], SYNTHETIC_STYLE, hold=10**9)  # an empty table, filmed on and on
+    with running(tmp_path, source=source) as service:
+        assert wait_until(lambda: service.hub.snapshot().status.camera == "online")
+        assert service.hold_crop() is None  # nothing is held
+        for item in (Button("next", None), *(FaceDownCount("crib", n) for n in range(1, 5)),
+                     CardPlaced("9D", "starter"), CardPlaced("unknown", "seat-2")):
+            service.submit(item)
+        assert service.settled(30) and service.hub.snapshot().status.hold is not None
+        png = service.hold_crop()
+        assert png is not None and png.startswith(b"\x89PNG")
+        crop = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        zone = np.array(service.camera.watcher.tracker.zones["seat-2"])  # type: ignore[union-attr]
+        width, height = zone.max(axis=0) - zone.min(axis=0)
+        assert abs(crop.shape[1] - width) <= 30 and abs(crop.shape[0] - height) <= 30  # seat 2's box, not the frame
+        assert crop.shape[:2] != (SYNTHETIC_STYLE.size[1], SYNTHETIC_STYLE.size[0])

@@ -101,6 +101,7 @@ class GameConfig:
     dealer: int = 0
     deal: str = "closed"  # "open" when a deal reader reads every dealt card
     options: dict[str, Any] = field(default_factory=dict)
+    chips: tuple[int, ...] | None = None  # each player's chips at the start (Färbeln is played for chips)
 
     def __post_init__(self) -> None:
         if self.name not in GAMES:
@@ -111,6 +112,10 @@ class GameConfig:
             raise ValueError(f"dealer: must be a seat 0..{len(self.players) - 1}, not {self.dealer}")
         if self.deal not in ("closed", "open"):
             raise ValueError(f"deal: must be closed or open, not {self.deal!r}")
+        if self.name == "ferbli" and self.chips is None:
+            raise ValueError("chips: Färbeln is played for chips: one number per player")
+        if self.chips is not None and len(self.chips) != len(self.players):
+            raise ValueError(f"chips: one number per player ({len(self.players)}), not {list(self.chips)}")
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,7 @@ name = "cribbage"                  # cribbage, femkort or ferbli
 players = ["Ann", "Bo"]
 dealer = 0                         # the first dealer's seat, from 0
 deal = "closed"                    # "open" when the deal reader reads every dealt card
+# chips = [20, 20]                 # each player's chips at the start (needed for Färbeln)
 
 [game.options]
 # The game's options, as in a hand history header, e.g. target = 61
