@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -99,3 +100,14 @@ def test_the_command_refuses_a_player_count_the_game_does_not_take() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr == "cardtable demo: error: argument --players: the demo plays femkort with 3 to 4 players, not 2\n"
+
+
+def test_a_panel_port_in_use_is_one_line_naming_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        child = demo_command("--port", str(port), "--games", "1")
+        out, err = child.communicate(timeout=120)
+    assert child.returncode == 2
+    assert err == f"cardtable demo: error: cannot serve the panel on 127.0.0.1:{port}: Address already in use\n"
