@@ -64,6 +64,7 @@ class DemoSettings:
     options: dict[str, Any] = field(default_factory=dict)
     games: int | None = None  # None: game after game until stopped
     speed: float = 1.0  # 0: as fast as possible
+    reads: int = 5  # frames the service's vision recognises per settled scene (a card counts in most of them)
     host: str = "127.0.0.1"
     port: int | None = 8000  # the panel's; None: no panel
     pin: str = "2468"  # the dealer console's
@@ -118,7 +119,8 @@ class DemoTable:
         return ServiceConfig(
             state_directory=self.state,
             camera=CameraConfig(source="the simulated table", size=None, calibration=calibration,
-                                fps=FPS * speed if speed else UNPACED_FPS),
+                                fps=FPS * speed if speed else UNPACED_FPS, reads=self.settings.reads,
+                                votes=self.settings.reads // 2 + 1),
             pegboard=PegBoardConfig(enabled=board is not None, port=board.port_path if board else ""),
             panel=PanelConfig(self.settings.host, self.settings.port or 0),
             console=ConsoleConfig(pin_hash=hash_pin(self.settings.pin)),

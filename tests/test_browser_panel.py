@@ -222,7 +222,7 @@ def test_console_resolves_a_hold_undoes_and_starts_a_game(served: Served, page: 
 
 def test_the_demo_table_plays_on_the_spectator_page(page: Any, tmp_path: Path) -> None:
     """`cardtable demo` in-process: the simulated players' game, read by the service, live on a phone."""
-    settings = DemoSettings("femkort", 3, seed=3, options={"pots_to_win": 1}, speed=0, port=0,
+    settings = DemoSettings("femkort", 3, seed=3, options={"pots_to_win": 1}, speed=0, reads=1, port=0,
                             state=tmp_path / "state")
     demo = DemoTable(settings, tmp_path / "state", lambda text: None)
     thread = threading.Thread(target=demo.run, name="demo")

@@ -37,7 +37,7 @@ def test_a_whole_game_through_the_service_ends_as_the_simulated_table_did(
         tmp_path: Path, game: str, players: int, options: dict[str, Any]) -> None:
     said: list[str] = []
     history = tmp_path / "game.jsonl"
-    settings = DemoSettings(game, players, seed=5, options=options, games=1, speed=0, port=None,
+    settings = DemoSettings(game, players, seed=5, options=options, games=1, speed=0, reads=1, port=None,
                             state=tmp_path / "state", history=history, mistakes=0.15, unreadable=0.1)
     (result,) = DemoTable(settings, tmp_path / "state", said.append).run()
     assert result.summary["winner"] is not None
@@ -63,7 +63,7 @@ def demo_command(*args: str) -> subprocess.Popen[str]:
 
 def test_the_command_plays_narrates_and_writes_a_history_that_replays(tmp_path: Path) -> None:
     history = tmp_path / "demo.jsonl"
-    child = demo_command("--game", "femkort", "--seed", "2", "--speed", "0", "--games", "1", "--no-panel",
+    child = demo_command("--game", "femkort", "--seed", "2", "--speed", "0", "--reads", "1", "--games", "1", "--no-panel",
                          "--options", '{"pots_to_win": 1}', "--history", str(history))
     out, err = child.communicate(timeout=600)
     assert child.returncode == 0, err

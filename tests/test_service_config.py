@@ -61,6 +61,8 @@ max = 8
     (SYNTHETIC + "size = [1280, 0]", "camera.size", "positive"),
     (SYNTHETIC + 'fps = "fast"', "camera.fps", "a number"),
     (SYNTHETIC + 'deck = "36"', "camera.deck", "52, 32"),
+    (SYNTHETIC + 'reads = 9', "camera.reads", "1..8"),
+    (SYNTHETIC + 'reads = 2\nvotes = 3', "camera.votes", "1..reads (2)"),
     ('[camera]\nsource = "picamera2"', "camera.calibration", "required"),
     ('[camera]\ncalibration = "nowhere.json"', "camera.calibration", "no such file"),
     (SYNTHETIC + "[hardware]\nbuzzer = true", "hardware.buzzer", "a whole number"),

@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--speed", type=number(0, MAX_SPEED), default=1.0,
                         help="1: a move a second and the camera at 15 fps; 2 twice as fast; 0 as fast as the "
                              f"vision reads (at most {MAX_SPEED:g}; default 1)")
+    parser.add_argument("--reads", type=int, choices=range(1, 6), default=5,
+                        help="frames the service's vision reads per settled scene, 1 to 5; a card counts when "
+                             "seen in most of them (default 5, as the service's camera)")
     parser.add_argument("--games", type=int, metavar="N", help="stop after N games (default: until stopped)")
     parser.add_argument("--options", type=json.loads, default={}, metavar="JSON",
                         help='the game\'s options, as in a hand-history header (e.g. \'{"target": 61}\')')
@@ -73,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     seed = secrets.randbelow(10**6) if args.seed is None else args.seed
     from ..demo import DemoSettings  # vision, gpiozero and the panel load once the arguments are good
 
-    return run_demo(DemoSettings(args.game, players, seed, args.options, args.games, args.speed, args.host,
-                                 None if args.no_panel else args.port, pin, args.state,
+    return run_demo(DemoSettings(args.game, players, seed, args.options, args.games, args.speed, args.reads,
+                                 args.host, None if args.no_panel else args.port, pin, args.state,
                                  Path(args.history) if args.history else None))
 
 

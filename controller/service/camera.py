@@ -46,7 +46,7 @@ def build_watcher(camera: CameraConfig, source: FrameSource | None = None) -> Wa
     recognizer = Recognizer(model, glyph_px=calibration.glyph_px(), card_area=calibration.card_area,
                             deck=deck_named(camera.deck))
     detector = Detector(recognizer, calibration)
-    tracker = TableTracker(detector.detect, calibration.zones)
+    tracker = TableTracker(detector.detect, calibration.zones, k=camera.votes, n=camera.reads)
     with _blaming("camera.source"):
         source = source or open_source(camera.source, camera.size)
     return Watcher(Keeping(source), tracker, fps=camera.fps, check=detector.check)

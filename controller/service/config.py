@@ -25,6 +25,7 @@ DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 GAMES = ("cribbage", "femkort", "ferbli")
 DECKS = ("52", "32")
 SYNTHETIC = "synthetic"  # the source synthetic[:SEED]
+MAX_READS = 8
 
 
 class ConfigError(ValueError):
@@ -48,8 +49,14 @@ class CameraConfig:
     enrolment: Path | None = field(default=None, metadata=_must_exist())  # an enrolled deck (.npz)
     deck: str = "52"
     fps: float = 15.0
+    reads: int = 5  # frames recognised once a scene has settled
+    votes: int = 3  # of those reads, how many must see a card for it to count
 
     def __post_init__(self) -> None:
+        if not 1 <= self.reads <= MAX_READS:
+            raise ValueError(f"reads: must be 1..{MAX_READS}, not {self.reads}")
+        if not 1 <= self.votes <= self.reads:
+            raise ValueError(f"votes: must be 1..reads ({self.reads}), not {self.votes}")
         if self.deck not in DECKS:
             raise ValueError(f"deck: must be one of {', '.join(DECKS)}, not {self.deck!r}")
         if self.fps <= 0:
@@ -267,6 +274,8 @@ calibration = "calibration.json"   # cardtable vision calibrate --empty ... --ca
 # enrolment = "enrolled.npz"       # this table's deck: cardtable vision enroll PHOTOS --out enrolled.npz
 deck = "52"                        # the deck in play: 52 (A..K), or 32 (7..A, Färbeln)
 fps = 15.0                         # frames read per second at most
+reads = 5                          # frames recognised once the table lies still
+votes = 3                          # of those, how many must see a card for it to count
 
 [reader]
 # The optional deal reader, a second small camera at the dealer's place (needed for game.deal = "open").
