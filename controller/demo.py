@@ -42,6 +42,7 @@ from .simulation.scene.feed import SceneFeed, ServiceCamera
 from .simulation.scene.players import Players, SeatedGame, seat_table
 from .simulation.scene.stage import Stage
 from .simulation.scene.table import PhysicalTable
+from .table.log import TableLogHeader
 from .table.session import Step
 from vision.watch import SYNTHETIC_STYLE
 from web_panel.ports import ConsoleAnswer, GameStart
@@ -149,6 +150,8 @@ class DemoTable:
                                    self.settings.seed, tracker.settle_frames)
             self._camera = ServiceCamera(renderer, self.feed, service.settled, TIMEOUT)
             stage = Stage(self.physical, self._camera)
+            if self._taken_up(service.table.game_id, seated):  # a kept --state held a game the demo does not know
+                self._perform(service, Console({"start": self._game_start(seated)}))
             game_id = service.table.game_id
             while not self.stopping.is_set():
                 self._play(service, stage, seated)
@@ -161,11 +164,21 @@ class DemoTable:
                     break
         return self.results
 
+    def _taken_up(self, game_id: int, seated: SeatedGame) -> bool:
+        """Whether the service took up a game a kept state directory held (not the demo's new one)."""
+        wanted = TableLogHeader(seated.header, "closed").to_json()
+        with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
+            return journal.game(game_id).header != wanted or bool(journal.inputs(game_id))
+
+    @staticmethod
+    def _game_start(seated: SeatedGame) -> GameStart:
+        header = seated.header
+        return GameStart(header.game, header.players, header.dealer, "closed", dict(header.options), header.chips)
+
     def _next_game(self, service: TableService, seated: SeatedGame, game_id: int, truth: dict[str, Any]) -> int:
         """The dealer starts the next game at the console: the journal ends this one with its result."""
         header = seated.header
-        self._perform(service, Console({"start": GameStart(header.game, header.players, header.dealer, "closed",
-                                                           dict(header.options), header.chips)}))
+        self._perform(service, Console({"start": self._game_start(seated)}))
         with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
             summary = journal.game(game_id).summary or {}
         result = GameResult(game_id, summary, truth)

@@ -93,6 +93,12 @@ def test_the_command_serves_the_panel_and_stops_cleanly_on_sigterm(tmp_path: Pat
     assert not (state / (JOURNAL_NAME + "-wal")).exists()  # the journal was closed
     with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:
         assert [game.id for game in journal.games()] == [1]
+    again = demo_command("--game", "femkort", "--options", '{"pots_to_win": 1}', "--speed", "0", "--reads", "1",
+                         "--games", "1", "--no-panel", "--state", str(state), "--seed", "2")
+    out, err = again.communicate(timeout=600)
+    assert again.returncode == 0 and "the simulated table's own result: the same" in out, err
+    with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:  # the cribbage game ended, not taken up
+        assert [record.header["game"] for record in journal.games()] == ["cribbage", "femkort", "femkort"]
 
 
 def test_the_command_refuses_a_player_count_the_game_does_not_take() -> None:

@@ -337,7 +337,7 @@ class TableService:
                 self._last_t = t
                 self._take_outputs(step)
                 if self._on_step is not None:
-                    self._on_step(line, step)
+                    self._hear(line, step)
                 _reply(sensed.reply, answer(sensed.item, before, step, len(self.session.history)))
         except JournalError as error:
             self._fault(str(error))
@@ -384,6 +384,14 @@ class TableService:
         log.info("game %d ended at the console; game %d (%s) %s", ended, self.table.game_id, setup.game, verb)
         return ConsoleAnswer(True, f"game {ended} ended; game {self.table.game_id}: {setup.game} for "
                                    f"{', '.join(setup.players)} {verb}")
+
+    def _hear(self, line: dict[str, Any], step: Step) -> None:
+        """Tell the step watcher; its failure is logged and must not stop the table."""
+        assert self._on_step is not None
+        try:
+            self._on_step(line, step)
+        except Exception:
+            log.exception("the step watcher failed on %s", line)
 
     def _journaled_last(self, line: dict[str, Any]) -> bool:
         inputs = self.journal.inputs(self.table.game_id)
