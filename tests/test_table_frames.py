@@ -14,6 +14,12 @@ import pytest
 
 from controller.history import read_history, write_history
 from controller.replay import replay
+from controller.simulation import cribbage as cribbage_sim
+from controller.simulation.scene.actions import Lay, Take
+from controller.simulation.scene.stage import table_stage
+from controller.table.inputs import Relay
+from controller.table.log import input_from_json
+from controller.table.session import TableSession
 
 from table_frames import FramesGame, play_through_frames
 
@@ -62,3 +68,15 @@ def test_an_open_cribbage_game_through_frames_ends_as_the_simulated_table_did(tm
     assert len(deals) == 12 * (kinds["new_hand"] + 1) and all(event["card"] for event in deals)
     # the crib's cards were never seen going down, yet the engine knew each hand's: no reveal was needed
     assert kinds["discard"] == 2 * (kinds["new_hand"] + 1) and kinds["reveal"] == 0
+
+
+def test_one_unreadable_card_holds_the_table_once() -> None:
+    """The camera reports a card it cannot read once (placed as unknown): relayed, the table goes on."""
+    stage = table_stage(2, open_deal=False, reads=1)
+    session = TableSession(cribbage_sim.header(2), "closed")
+    glared = stage.perform(Lay("seat-1", "7H", readable=False))
+    steps = [session.feed(input_from_json(line, 2)[1]) for line in glared.lines]
+    assert [step.hold.reason if step.hold else None for step in steps] == ["unknown"] * len(steps)
+    assert session.feed(Relay()).hold is None  # the dealer asked for it again: nothing else is held
+    taken = stage.perform(Take("seat-1", "7H"))
+    assert [session.feed(input_from_json(line, 2)[1]).hold for line in taken.lines] == [None]

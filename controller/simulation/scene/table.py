@@ -1,9 +1,10 @@
 """The physical card table: which cards lie where, face up or down, and the moves players make on it.
 
 Every move changes what lies in the zones and says what a camera over the table should see change
-(`TableChange`s: a card placed in a zone, one removed, a new face-down count, unreadable cards). Cards
-lie where real players put them: a row inside their zone, each card overlapping the one before it no
-more than a hand laid out on a table does; face-down cards squared onto a pile with a little offset.
+(`TableChange`s: a card placed in a zone, an unreadable one as "unknown"; one removed; a new face-down
+count). Cards lie where real players put them: a row inside their zone, each card overlapping the one
+before it no more than a hand laid out on a table does; face-down cards squared onto a pile with a
+little offset.
 The scene (`scene()`) is what vision.synthetic renders.
 """
 from __future__ import annotations
