@@ -80,3 +80,14 @@ def test_one_unreadable_card_holds_the_table_once() -> None:
     assert session.feed(Relay()).hold is None  # the dealer asked for it again: nothing else is held
     taken = stage.perform(Take("seat-1", "7H"))
     assert [session.feed(input_from_json(line, 2)[1]).hold for line in taken.lines] == [None]
+
+
+def test_six_players_at_the_table_through_frames() -> None:
+    """Six Femkort players, two to each long edge of the table: every card of the hand is read in the
+    right seat's zone, and the pot goes where the simulated table's went."""
+    played = play_through_frames("femkort", 6, "closed", seed=1, pots_to_win=1)
+    summary = played.session.engine.summary()
+    assert (summary["chips"], summary["winner"]) == (played.truth["chips"], played.truth["winner"])
+    plays = [event for event in played.session.history if event["type"] == "play"]
+    assert {event["seat"] for event in plays} == set(range(6)) and len(plays) == 30
+    assert not [entry for step in played.steps for entry in step.events if not entry["ok"]]
