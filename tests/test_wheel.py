@@ -18,6 +18,7 @@ import csv
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -257,3 +258,16 @@ def test_the_service_serves_the_panel_pages_from_the_wheel(built: Built, outside
     finally:
         proc.kill()
     assert proc.returncode == 0, err[-2000:]
+
+
+def test_the_pi_install_steps_install_the_venv_the_unit_runs_and_never_editable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("### Installing on a Raspberry Pi", 1)[1].split("\n### ", 1)[0]
+    steps = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    (venv,) = re.findall(r"python3 -m venv (?:--\S+ )*(\S+)", steps)
+    pip_lines = [line for line in steps.splitlines() if " install " in line and "/bin/pip " in line]
+    assert pip_lines and all(line.split()[1].startswith(f"{venv}/bin/pip") for line in pip_lines)
+    assert not any(re.search(r"\s(-e|--editable)\s", line) for line in pip_lines)
+    unit = (ROOT / "systemd" / "cardtable.service").read_text()
+    (exec_start,) = re.findall(r"^ExecStart=(\S+)", unit, re.MULTILINE)
+    assert exec_start == f"{venv}/bin/cardtable"
