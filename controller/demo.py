@@ -24,11 +24,10 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from .games import new_game
 from .hardware.config import HardwareConfig
 from .history import Header
 from .journal import JOURNAL_NAME, Journal
-from .narration import describe_effect, describe_event
+from .narration import describe_judged
 from .output_files import write_text_atomically
 from .pegboard.virtual import VirtualPegBoard
 from .service.config import CameraConfig, ConsoleConfig, GameConfig, PanelConfig, PegBoardConfig, ServiceConfig
@@ -131,7 +130,6 @@ class DemoTable:
     def run(self) -> list[GameResult]:
         """Play until `settings.games` are played or `stopping` is set; the games' results."""
         seated = self._seated(0)
-        self.narrator = new_game(seated.header)  # the narrator's own copy of the game: effects in words
         with ExitStack() as stack:
             board = None
             if seated.tracks:
@@ -177,14 +175,12 @@ class DemoTable:
 
     def _next_game(self, service: TableService, seated: SeatedGame, game_id: int, truth: dict[str, Any]) -> int:
         """The dealer starts the next game at the console: the journal ends this one with its result."""
-        header = seated.header
         self._perform(service, Console({"start": self._game_start(seated)}))
         with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
             summary = journal.game(game_id).summary or {}
         result = GameResult(game_id, summary, truth)
         self.results.append(result)
         self._report(result)
-        self.narrator = new_game(header)
         if self.settings.history is not None:  # written whole or not at all: an interrupted write leaves the old
             with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
                 text = "".join(f"{line}\n" for line in journal.history_lines(game_id))
@@ -260,7 +256,7 @@ class DemoTable:
     def _resolve(self, service: TableService, stage: Stage) -> None:
         """What the players and the dealer do about a hold: a refused card is taken back; a card under
         glare is named at the console (the dealer sees it: the last such card in that zone he has not named
-        yet); any other unreadable card (a misread, or one named already) is to be laid again."""
+        yet); any other unreadable card (a misread) is to be laid again."""
         for _ in range(MAX_TRIES):
             hold = service.hub.snapshot().status.hold
             if hold is None or self.stopping.is_set():
@@ -289,15 +285,12 @@ class DemoTable:
         if self._camera is not None:
             self._camera.heard(line, step)
         self.out(f"  [{line['t'] - self._started:7.2f}] {seen(line)}")
-        for judged in step.events:
-            text = describe_event(judged["event"], self.names)
-            if not judged["ok"]:
-                self.refused += 1
-                self.out(f"      {text}: REFUSED: {judged['error']}")
-                continue
+        for judged in step.judged:
+            text, effects = describe_judged(judged, self.names)
+            self.refused += not judged.ok
             self.out(f"      {text}")
-            for effect in self.narrator.apply(judged["event"]):
-                self.out(f"          {describe_effect(effect, self.names)}")
+            for effect in effects:
+                self.out(f"          {effect}")
         if step.hold is not None:
             self.out(f"      HOLD: {step.hold.describe()}")
         elif step.outputs.notice and not step.events:
