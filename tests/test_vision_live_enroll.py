@@ -138,6 +138,27 @@ def test_one_view_per_card_is_said_to_change_nothing(tmp_path: Path) -> None:
     assert "one photo per card" in done.stdout and "reads exactly as the generic recognizer does" in done.stdout
 
 
+def test_a_view_that_does_not_read_back_is_taken_again(tmp_path: Path) -> None:
+    """The second view of 10H is out of focus: the card is seen, so it is kept as the order's 10H, but the
+    enrolled deck does not read it back; the dealer is asked to lay 10H again, and the next frame (a sharp
+    view) replaces it."""
+    frames_dir = tmp_path / "frames"
+    frames_dir.mkdir()
+    blurred = cv2.GaussianBlur(load_image(ENROL / "10H_2.jpg"), (0, 0), 8)
+    shown = [load_image(ENROL / "10H_1.jpg"), blurred, load_image(ENROL / "2D_1.jpg"), load_image(ENROL / "2D_2.jpg"),
+             load_image(ENROL / "10H_2.jpg")]
+    for n, image in enumerate(shown):
+        cv2.imwrite(str(frames_dir / f"{n:02d}.png"), image)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", "--live", "--source",
+                           str(frames_dir), "--order", "10H,2D", "--views", "2", "--out", str(tmp_path / "d.npz")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert "not read: 10H_2.png" in done.stderr and "re-take" in done.stderr and "lay 10H" in done.stderr
+    assert "read back 4 of 4 photos; not read: none" in done.stdout
+    kept = load_image(tmp_path / "d" / "10H_2.png")
+    assert np.abs(kept.astype(int) - shown[4]).mean() < np.abs(kept.astype(int) - blurred).mean()
+
+
 def test_bad_live_enrolment_input(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", *args], cwd=ROOT,
