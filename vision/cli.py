@@ -63,7 +63,10 @@ def cmd_detect(args: argparse.Namespace) -> int:
             results.append((path, detector.detect(load_image(path))))
         except ValueError as exc:
             results.append((path, str(exc)))
-    status = 1 if any(isinstance(r, str) for _, r in results) else 0
+    failed = sum(isinstance(r, str) for _, r in results)
+    status = 1 if failed else 0
+    if failed:  # also on stderr: the results on stdout may be going to a file
+        print(f"{args.command_name}: {failed} of {len(results)} images could not be read", file=sys.stderr)
     if args.json:
         print(json.dumps([{"image": path, **({"error": r} if isinstance(r, str) else r.to_json())}
                           for path, r in results], indent=2))
