@@ -163,6 +163,11 @@ def test_installed_code_is_the_wheels(built: Built, outside: Path) -> None:
     assert len(paths) > 6 and all(p.is_relative_to(built.venv) and p.is_file() for p in paths), paths
 
 
+def test_the_shipped_wiring_is_printed_to_edit_and_flash(built: Built, outside: Path) -> None:
+    result = built.run("firmware", "wiring", cwd=outside)
+    assert (result.returncode, result.stdout) == (0, (ROOT / "firmware" / "pegcfg.py").read_text())
+
+
 def test_version_comes_from_the_package_metadata(built: Built, outside: Path) -> None:
     result = built.run("--version", cwd=outside)
     assert (result.returncode, result.stdout.strip()) == (0, f"cardtable {VERSION}")
