@@ -4,6 +4,7 @@ and console entries as they are; every input as its table-log line, timed by the
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,7 +36,8 @@ class DealReader:
 
     def __init__(self, reads: int, votes: int, seed: int = 0) -> None:
         w, h = READER_STYLE.size
-        self.slot = PhysicalTable({READER: ZoneBox(0, 0, w, h)}, READER_STYLE)
+        # each card lies a little off the slot's middle, drawn from the seed: a table of one seed reads alike
+        self.slot = PhysicalTable({READER: ZoneBox(0, 0, w, h)}, READER_STYLE, random.Random(seed))
         self.camera = TableCamera(self.slot.calibration(), READER_STYLE, reads, votes, seed)
 
     def deal(self, card: str, sensed: Sensed) -> None:

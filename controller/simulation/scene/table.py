@@ -121,7 +121,7 @@ class PhysicalTable:
 
     zones: dict[str, ZoneBox]
     style: SceneStyle
-    rng: random.Random = field(default_factory=random.Random)
+    rng: random.Random  # where each card lies off its place: seeded, so that a run replays (no default)
     lying: dict[str, list[Lying]] = field(default_factory=dict)
 
     @classmethod
