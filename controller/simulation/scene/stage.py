@@ -4,13 +4,14 @@ and console entries as they are; every input as its table-log line, timed by the
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from controller.simulation.scene.actions import Action, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.table import PhysicalTable, ZoneBox, seats_fit
-from vision.synthetic import SceneStyle
+from vision.synthetic import PlacedCard, SceneStyle
 from vision.watch import SYNTHETIC_STYLE
 from vision.observations import READER, UNKNOWN_CARD, CardPlaced, TableChange, observation_to_json
 
@@ -46,8 +47,17 @@ class DealReader:
             sensed.seen.extend(self.camera.show(self.slot.scene()))
 
 
+class Camera(Protocol):
+    """The overhead camera as the stage uses it: a settled scene shown, what the table took in from it."""
+
+    @property
+    def frames(self) -> int: ...
+
+    def show(self, scene: list[PlacedCard], glared: Collection[int] = ()) -> list[TableChange]: ...
+
+
 class Stage:
-    def __init__(self, table: PhysicalTable, camera: TableCamera, reader: DealReader | None = None) -> None:
+    def __init__(self, table: PhysicalTable, camera: Camera, reader: DealReader | None = None) -> None:
         self.table, self.camera, self.reader = table, camera, reader
 
     @property
@@ -95,12 +105,18 @@ class Stage:
         return sensed
 
 
+def table_style(seats: int) -> SceneStyle:
+    """The camera look for `seats` players: `--source synthetic`'s, or a wider frame (the cards as large)
+    for more players than it seats."""
+    return SYNTHETIC_STYLE if seats_fit(SYNTHETIC_STYLE, seats) else WIDE_STYLE
+
+
 def table_stage(seats: int, open_deal: bool, seed: int = 0, reads: int = 3) -> Stage:
     """The demo's table for `seats` players (controller.simulation.scene.table.table_layout) seen by the
     camera look of `cardtable vision watch --source synthetic` (a wider frame, the cards as large, when
     more players than it seats sit down); each settled scene read `reads` times, a card counted when seen
     in most of them; with the deal reader when `open_deal`."""
-    style = SYNTHETIC_STYLE if seats_fit(SYNTHETIC_STYLE, seats) else WIDE_STYLE
+    style = table_style(seats)
     table = PhysicalTable.laid_out(style, seats, seed)
     votes = reads // 2 + 1
     camera = TableCamera(table.calibration(), style, reads, votes, seed)
