@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..club.publisher import ClubError
 from ..journal import JournalError
 from ..service.config import DEFAULT_PATH, ConfigError, load_config
 from ..service.lock import ServiceLockError
@@ -22,7 +23,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as error:  # in the file, or found at start (a calibration file that does not load)
         print(f"cardtable run: refused: {args.config}: {error}", file=sys.stderr)
         return 2
-    except (ServiceLockError, JournalError) as error:  # refuse to play rather than lose what is sensed
+    except (ServiceLockError, JournalError, ClubError) as error:  # refuse to play rather than lose what is sensed
         print(f"cardtable run: refused: {error}", file=sys.stderr)
         return 1
 
@@ -38,7 +39,16 @@ def serve(path: Path) -> int:
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_signal)
-    service.run()
+    publisher = None
+    if config.club.enabled:  # a club evening: the hub and the journal also go to the club's broker
+        from ..club.publisher import ClubPublisher
+        publisher = ClubPublisher(config.club, service.hub, config.state_directory)
+        publisher.start()
+    try:
+        service.run()
+    finally:
+        if publisher is not None:
+            publisher.stop()
     return 0
 
 
