@@ -9,6 +9,7 @@ from typing import Any
 from controller.cards import Card
 from controller.history import Header
 from controller.service.hub import StateHub, TableStatus
+from controller.service.views import dealer_view, public_view
 from controller.table.inputs import ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 from controller.table.session import Step, TableSession
 from web_panel.ports import ConsoleAnswer, GameStart
@@ -63,11 +64,8 @@ def sse_messages(chunks: Iterator[bytes]) -> Iterator[dict[str, str]]:
 
 
 def published(session: TableSession) -> tuple[dict[str, Any], dict[str, Any], TableStatus]:
-    """What the service publishes: the engine's views with the players' names, and the hold."""
-    players = list(session.setup.players)
-    public = {**session.engine.public_view(), "players": players}
-    dealer = {**session.engine.dealer_view(), "players": players}
-    return public, dealer, TableStatus(camera="online", hold=session.dealer_hold())
+    """What the service publishes (its own view builders), and the hold."""
+    return public_view(session), dealer_view(session), TableStatus(camera="online", hold=session.dealer_hold())
 
 
 class SessionDesk:

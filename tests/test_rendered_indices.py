@@ -5,9 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("PIL")
-pytest.importorskip("torch")
-
 from vision.cnn import CNN_EXTENT, CNN_H, CNN_W
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.training.cnn import cnn_encoder

@@ -26,12 +26,14 @@ from controller.service.config import CameraConfig, GameConfig, PegBoardConfig, 
 from controller.service.lock import ServiceLockError
 from controller.service.loop import Sensed, TableService
 from controller.service.notify import Notifier
-from controller.table.inputs import Button
+from controller.table.inputs import Button, CardPlaced, FaceDownCount
 from controller.table.log import LogLine, read_table_log
 from controller.table.outputs import board_state
+from controller.table.session import replayed
 from vision.sources import FrameSource, ImageFolderSource, ReconnectingSource
 from vision.synthetic import SyntheticSceneSource
 from vision.watch import SYNTHETIC_STYLE
+from web_panel.ports import ConsoleAnswer, GameStart
 
 LOGS = Path(__file__).parent / "data" / "table-logs"
 
@@ -96,7 +98,8 @@ def test_a_whole_game_ends_alike_in_the_journal_on_the_board_and_in_the_hub(tmp_
         events = journal.events(game.id)
     results = list(replay(header.header, [HistoryLine(n, e) for n, e in enumerate(events, start=2)]))
     assert all(r["ok"] for r in results[:-1]) and results[-1] == {"type": "summary", "game": "cribbage", **summary}
-    assert snapshot.public_document()["table"]["summary"] == summary and summary["winner"] == 0
+    table, again = snapshot.public_document()["table"], replayed(header.header, events).public_view()
+    assert {key: table[key] for key in again} == again and table["winner"] == 0  # the hub shows the replay's game
 
 
 def test_the_journal_takes_the_game_up_again_after_a_restart(tmp_path: Path) -> None:
@@ -209,3 +212,44 @@ def test_a_read_only_state_directory_is_refused_before_anything_starts(tmp_path:
     with pytest.raises(ServiceLockError, match="cannot write the state directory .*Read-only file system"):
         service.run()
     assert service.devices is None and service.hub.snapshot().version == 0
+
+
+def test_the_console_is_judged_by_the_loop_in_order_and_journaled(tmp_path: Path) -> None:
+    """web_panel's ConsolePort on the real service: a hold resolved, an undo, a refusal, a new game."""
+    with running(tmp_path) as service:
+        for item in (Button("next", None), *(FaceDownCount("crib", n) for n in range(1, 5)),
+                     CardPlaced("9D", "starter"), CardPlaced("unknown", "seat-2")):  # P1 (the pone) plays first
+            service.submit(item)
+        assert wait_until(lambda: service.inbox.unfinished_tasks == 0)
+        assert service.hub.snapshot().status.hold == service.session.dealer_hold() is not None
+        assert service.undo() == ConsoleAnswer(False, f"resolve the hold first ({service.session.hold.describe()})")
+        resolved = service.resolve_hold("5C")
+        assert resolved.ok and service.session.history[-1] == {"type": "play", "seat": 1, "card": "5C"}
+        assert service.hub.snapshot().status.hold is None
+        assert service.resolve_hold("6C") == ConsoleAnswer(False, "nothing is held")
+        assert service.undo() == ConsoleAnswer(True, "the last play was undone")
+        refused = service.console_event({"type": "claim", "seat": 0, "points": 4})
+        assert not refused.ok and "muggins" in refused.message
+        started = service.start_game(GameStart("femkort", ("Ann", "Bo", "Cy"), dealer=1))
+        assert started == ConsoleAnswer(True, "game 1 ended; game 2: femkort for Ann, Bo, Cy started")
+        table = service.hub.snapshot().public_document()["table"]
+        assert (table["game"], table["players"], table["dealer"]) == ("femkort", ["Ann", "Bo", "Cy"], 1)
+        assert not service.start_game(GameStart("femkort", ("Ann", "Bo", "Cy"), options={"pots": "many"})).ok
+        assert service.hub.snapshot().public_document()["table"]["game"] == "femkort"  # the refusal changed nothing
+    assert service.undo() == ConsoleAnswer(False, "the table service is stopping: nothing was entered")
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        first, second = journal.games()
+        assert first.ended is not None and second.ended is None and second.header["game"] == "femkort"
+        console = [line for line in journal.inputs(first.id) if line["type"] == "console"]
+        assert [line.get("action") or line["event"]["type"] for line in console] == [
+            "undo", "resolve", "resolve", "undo", "claim"]
+        assert [event["type"] for event in journal.events(first.id)][-1] == "starter"  # the play undone
+
+
+def test_a_console_entry_the_loop_never_takes_gets_a_clear_answer_in_time(tmp_path: Path) -> None:
+    config = ServiceConfig(state_directory=tmp_path / "state", pegboard=PegBoardConfig(enabled=False))
+    service = TableService(config, notifier=Notifier(None), answer_timeout=0.2)  # never run: nobody judges
+    started = time.monotonic()
+    assert service.relay() == ConsoleAnswer(False, "the table did not answer within 0.2 s: look at the table's "
+                                                   "state before entering it again")
+    assert time.monotonic() - started < 2

@@ -3,12 +3,15 @@ firmware behind a pty. READY and the watchdog on a real notify socket, a clean S
 journal survives, a corrupt config and a second service refused before they touch anything."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,11 +27,12 @@ ROOT = Path(__file__).parents[1]
 START_TIMEOUT = 120  # a loaded CI machine; the target (3 s to READY) is measured by bench/service_start.py
 
 
-def write_config(tmp_path: Path, board: VirtualPegBoard | None, extra: str = "", camera: str = "") -> Path:
+def write_config(tmp_path: Path, board: VirtualPegBoard | None, extra: str = "", camera: str = "",
+                 port: int = 0) -> Path:
     path = tmp_path / "config.toml"
     pegboard = f'port = "{board.port_path}"' if board else "enabled = false"
     path.write_text(f'state_directory = "state"\n[camera]\nsource = "synthetic:1"\nfps = 15\n{camera}'
-                    f"[pegboard]\n{pegboard}\n{extra}")
+                    f"[pegboard]\n{pegboard}\n[panel]\nhost = \"127.0.0.1\"\nport = {port}\n{extra}")
     return path
 
 
@@ -142,3 +146,41 @@ def test_a_second_service_is_refused_and_never_touches_gpio(tmp_path: Path) -> N
     assert first.process.poll() is None  # the first plays on
     assert first.finish(signal.SIGTERM)[0] == 0
     assert (tmp_path / "state" / LOCK_NAME).exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_service_serves_the_panel_and_a_sigterm_ends_its_streams(tmp_path: Path) -> None:
+    port = free_port()
+    child = Child(tmp_path, write_config(tmp_path, None, port=port))
+    child.expect("READY=1", START_TIMEOUT)
+    base = f"http://127.0.0.1:{port}"
+    with urllib.request.urlopen(f"{base}/api/state", timeout=10) as reply:
+        state = json.load(reply)
+    assert (state["table"]["game"], state["table"]["players"], state["status"]["pegboard"]) == (
+        "cribbage", ["Ann", "Bo"], "disabled")
+    with urllib.request.urlopen(f"{base}/api/history", timeout=10) as reply:
+        assert [game["id"] for game in json.load(reply)["games"]] == [1]  # the journal, read beside the loop
+    with urllib.request.urlopen(f"{base}/", timeout=10) as reply:
+        assert b"/static/spectator.js" in reply.read()
+    stream = urllib.request.urlopen(f"{base}/api/events", timeout=30)
+    assert stream.readline().startswith(b"retry:")
+    code, err = child.finish(signal.SIGTERM)
+    assert code == 0 and "cardtable service stopped" in err, err
+    stream.read()  # the stream ended with the service (an open one would time out here)
+    stream.close()
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(f"{base}/api/state", timeout=5)
+
+
+def test_a_panel_port_in_use_is_refused_naming_the_key(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        child = Child(tmp_path, write_config(tmp_path, None, port=taken.getsockname()[1]))
+        code, err = child.finish(None)
+    assert code == 2 and "panel.port: cannot serve the panel on 127.0.0.1:" in err and "in use" in err, err

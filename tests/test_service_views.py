@@ -1,4 +1,5 @@
-"""The hub's views of the session: a hidden card is in no public view, ever."""
+"""The hub's views of the session (the one builder the service and the panel tests use): a hidden card is in
+no public view, the deal reader's slot only in the dealer's."""
 from __future__ import annotations
 
 import json
@@ -17,13 +18,18 @@ def test_an_open_deal_shows_the_dealt_cards_to_the_dealer_only() -> None:
     session = TableSession(header, "open")
     hidden: set[str] = set()  # read by the deal reader, not yet face up on the table
     checked = 0
-    for line in lines[1:]:
+    body = lines[1:]
+    for number, line in enumerate(body):
         _, item = input_from_json(line, 2)
         session.feed(item)
         if line["type"] == "placed" and line["zone"] == "reader":
             hidden.add(line["card"])
         elif line["type"] == "placed":
             hidden.discard(line["card"])  # played, turned or shown: public from now on
+            for following in body[number + 1:]:  # a crib counted once pegging ends: its cards laid next
+                if following["type"] not in ("placed", "face_down") or following["zone"] == "reader":
+                    break
+                hidden.discard(following.get("card"))
         elif line["type"] == "button" and line["action"] == "next":
             hidden.clear()  # a new hand: the old one's cards were all shown
         public = json.dumps(public_view(session))
@@ -45,4 +51,4 @@ def test_the_public_view_says_who_acts_and_what_lies_face_up() -> None:
     view = public_view(session)
     assert (view["game"], view["players"], view["dealer"], view["phase"]) == ("cribbage", ["Ann", "Bo"], 1, "play")
     assert view["to_act"] == 0 and view["face_up"] == {"starter": ["QH"]} and view["face_down"] == {"crib": 4}
-    assert view["summary"]["scores"] == [0, 0]
+    assert view["scores"] == [0, 0] and view["starter"] == "QH"  # the engine's own public view

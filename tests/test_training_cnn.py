@@ -3,9 +3,6 @@ it mines at its own size. Needs the train extra."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
-pytest.importorskip("torch")
 
 from vision.cnn import CnnModel, cut_cnn_patches
 from vision.recognize import Recognizer

@@ -1,18 +1,15 @@
-"""The pip network's trainer (needs the 'train' extra: skipped without torch): its samples are cut as the
+"""The pip network's trainer (needs the 'train' extra, which `make test` installs): its samples are cut as the
 run-time pip reading cuts them, so the shipped network, trained on other seeds, reads fresh ones."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from vision.model import JUNK_SUIT
 from vision.pips import DEFAULT_PIP_NET
 from vision.suits import SUIT_PATCH, SuitNetwork
 
-pytest.importorskip("torch")
-pytest.importorskip("PIL")
-from vision.training.pips import rendered_pips, shipped_face_pips  # noqa: E402  (torch is optional)
-from vision.training.samples import SampleSet  # noqa: E402
+from vision.training.pips import rendered_pips, shipped_face_pips
+from vision.training.samples import SampleSet
 
 
 def _read(samples: SampleSet) -> tuple[np.ndarray, np.ndarray]:

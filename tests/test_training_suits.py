@@ -1,4 +1,4 @@
-"""The glyph verifiers' trainer (needs the 'train' extra: skipped without torch): the encoder cuts what the
+"""The glyph verifiers' trainer (needs the 'train' extra, which `make test` installs): the encoder cuts what the
 run-time verifier cuts, and an exported net loads and runs in the verifier, for suits and for ranks."""
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from vision.recognize import index_candidates
 from vision.suits import SuitVerifier, cut_suit_patches
 from vision.synthetic import SceneStyle, random_layout, render
 
-pytest.importorskip("torch")
-pytest.importorskip("onnx")
-from vision.training.suits import RANK, SUIT, Glyph, encoder, export, fit, main  # noqa: E402  (torch is optional)
+from vision.training.suits import RANK, SUIT, Glyph, encoder, export, fit, main
 
 GLYPHS = [(SUIT, cut_suit_patches, SuitVerifier), (RANK, cut_rank_patches, RankVerifier)]
 

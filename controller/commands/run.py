@@ -1,4 +1,5 @@
-"""`cardtable run [--config PATH]`: the table service (see controller/service/loop.py)."""
+"""`cardtable run [--config PATH]`: the table service (see controller/service/loop.py), with the web panel
+on the config's [panel] address and port (controller/service/panel.py)."""
 from __future__ import annotations
 
 import argparse
@@ -6,12 +7,18 @@ import logging
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..club.publisher import ClubError
+from ..club.publisher import ClubError, ClubPublisher
 from ..journal import JournalError
 from ..service.config import DEFAULT_PATH, ConfigError, load_config
 from ..service.lock import ServiceLockError
+
+if TYPE_CHECKING:
+    from ..service.loop import TableService
+    from ..service.panel import PanelServer
+
+log = logging.getLogger(__name__)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -31,28 +38,46 @@ def cmd_run(args: argparse.Namespace) -> int:
 def serve(path: Path) -> int:
     config = load_config(path)
     from ..service.loop import TableService  # the session, vision and gpiozero load once the config is good
+    from ..service.panel import PanelServer
 
     service = TableService(config)
+    try:  # binds the port now: one in use is refused before play starts
+        panel = PanelServer.for_service(service)
+    except OSError as error:
+        where = f"{config.panel.host}:{config.panel.port}"
+        raise ConfigError("panel.port", f"cannot serve the panel on {where}: {error.strerror}") from None
+    log.info("the panel: %s (console: %s)", panel.url(), panel.url("/console"))
+    # A club evening: the hub and the journal also go to the club's broker (controller/club/).
+    publisher = ClubPublisher(config.club, service.hub, config.state_directory) if config.club.enabled else None
+    run_until_signalled(service, panel, publisher)
+    return 0
+
+
+def run_until_signalled(service: TableService, panel: PanelServer | None,
+                        publisher: ClubPublisher | None = None) -> None:
+    """Play until SIGTERM or SIGINT; then the loop shuts down (journal closed, hub closed), then the panel
+    and the club publisher (which sends what waits, then says offline)."""
 
     def on_signal(signum: int, frame: Any) -> None:
         service.stop()
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, on_signal)
-    publisher = None
-    if config.club.enabled:  # a club evening: the hub and the journal also go to the club's broker
-        from ..club.publisher import ClubPublisher
-        publisher = ClubPublisher(config.club, service.hub, config.state_directory)
+    if panel is not None:
+        panel.start()
+    if publisher is not None:
         publisher.start()
     try:
         service.run()
     finally:
+        if panel is not None:
+            panel.stop()
         if publisher is not None:
             publisher.stop()
-    return 0
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("run", help="the table service: camera, buttons, peg board, journal, hub")
+    parser = subparsers.add_parser("run", help="the table service: camera, buttons, peg board, journal, "
+                                               "the web panel")
     parser.add_argument("--config", type=Path, default=DEFAULT_PATH, help=f"the config file (default {DEFAULT_PATH})")
     parser.set_defaults(func=cmd_run)

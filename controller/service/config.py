@@ -82,11 +82,11 @@ class PegBoardConfig:
 @dataclass(frozen=True)
 class PanelConfig:
     host: str = "0.0.0.0"
-    port: int = 8000
+    port: int = 8000  # 0: any free port (the service logs the one it got)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.port <= 65535:
-            raise ValueError(f"port: must be 1..65535, not {self.port}")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port: must be 0..65535, not {self.port}")
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,8 @@ led_active_high = true             # false for a common-anode RGB LED
 bounce_time = 0.02
 
 [panel]
-host = "0.0.0.0"
+# The spectator page, the dealer console (/console) and the JSON API, served by the service itself.
+host = "0.0.0.0"                   # every network of the Pi; "127.0.0.1" for this machine only
 port = 8000
 
 [console]

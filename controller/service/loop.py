@@ -2,7 +2,8 @@
 
 Feeders, each on its own thread, only put items on the queue: the camera watcher (observations and
 camera status), the buttons (gpiozero callbacks), the peg board link (its status) and the dealer console
-(`submit`). The owner thread takes them in order and is the session's single writer:
+(the `ConsolePort` calls the web panel makes). The owner thread takes them in order and is the
+session's single writer:
 
 1. the input is journaled (the table log line, as sensed) before the session sees it;
 2. the session judges it; the accepted events (and undos, games ended and started) are journaled;
@@ -13,6 +14,11 @@ on the light, the buzzer, the hub and the log, keeps every input in memory in or
 tick; once the journal takes writes again it catches up and the table plays on, nothing lost. At start
 the journal's unfinished game is taken up again by replaying its inputs through a fresh session.
 The loop sends WATCHDOG=1 itself, so systemd restarts a loop that hangs, not only one that dies.
+
+The dealer console's entries are table-log lines like any other (journaled, judged in order); the
+console's thread waits for the owner thread's answer (controller.service.answers), at most
+`answer_timeout` seconds. Starting a game ends the current one in the journal and starts the new one
+there; ending a game starts the same table's next one (the deal passes on).
 """
 from __future__ import annotations
 
@@ -21,7 +27,8 @@ import queue
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpiozero.pins import Factory
@@ -29,17 +36,21 @@ from gpiozero.pins import Factory
 from controller.hardware.buttons import ButtonEvent
 from controller.hardware.buzzer import Sound
 from controller.hardware.status_light import LightStatus
+from controller.cards import Card
+from controller.games import new_game
 from controller.history import Header
 from controller.journal import JOURNAL_NAME, Journal, JournalError
 from controller.pegboard.link import LinkStatus
 from controller.pegboard.state import BoardState
-from controller.table.inputs import Button, TableInput
+from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
-from controller.table.session import Step, TableSession
+from controller.table.session import Step, TableSession, game_summary
+from web_panel.ports import ConsoleAnswer, GameStart
 from vision.sources import FrameSource
 from vision.observations import CameraStatus
 
+from .answers import Before, answer
 from .camera import CameraFeed, build_watcher
 from .config import ServiceConfig
 from .devices import TableDevices
@@ -53,12 +64,23 @@ log = logging.getLogger(__name__)
 IDLE_TICK = 1.0  # seconds between the loop's own steps when nothing arrives (watchdog, journal retry)
 INBOX_SIZE = 4096  # inputs waiting for the owner thread; a full inbox drops button presses, never frames
 DEAL_REFUSED = "a dealt card was refused (the dealer console says why)"  # its card is hidden
+ANSWER_TIMEOUT = 10.0  # seconds a console entry waits for the owner thread's answer
+Reply = Future[ConsoleAnswer]
 
 
 @dataclass(frozen=True)
 class Sensed:
     t: float  # seconds since the epoch, when the table sensed it
     item: TableInput
+    reply: Reply | None = field(default=None, compare=False)  # a console entry's caller waits on it
+
+
+@dataclass(frozen=True)
+class Command:
+    """The console starts a game (`start`), or ends the one being played (`start` None)."""
+
+    start: GameStart | None
+    reply: Reply
 
 
 @dataclass(frozen=True)
@@ -71,14 +93,16 @@ class Stop:
     """Ends the loop (put by `stop`, e.g. from the SIGTERM handler)."""
 
 
-Inbox = Sensed | LinkChange | Stop
+Inbox = Sensed | LinkChange | Command | Stop
 
 
 class TableService:
     def __init__(self, config: ServiceConfig, *, notifier: Notifier | None = None, hub: StateHub | None = None,
                  source: FrameSource | None = None, pin_factory: Factory | None = None,
-                 buzzer_tempo: float = 1.0, clock: Callable[[], float] = time.time) -> None:
+                 buzzer_tempo: float = 1.0, clock: Callable[[], float] = time.time,
+                 answer_timeout: float = ANSWER_TIMEOUT) -> None:
         self.config = config
+        self.answer_timeout = answer_timeout
         self.hub = hub or StateHub()
         self.notifier = notifier or Notifier.from_environment()
         self.inbox: queue.Queue[Inbox] = queue.Queue(INBOX_SIZE)
@@ -92,6 +116,7 @@ class TableService:
         self._resync = False  # a write failed after its input was journaled: rebuild the table first
         self._next_beat = 0.0
         self._stop_requested = False
+        self._stopped = False  # the owner thread is gone: console calls are answered at once
         self._session_light = LightStatus.READY  # the latest step's light, before the table's own faults
         self._board: BoardState | None = None  # the latest step's peg board picture
         self.journal: Journal
@@ -103,6 +128,43 @@ class TableService:
     def submit(self, item: TableInput) -> None:
         """A dealer console entry (thread-safe; judged in order with everything else)."""
         self.inbox.put(Sensed(self._clock(), item))
+
+    # --- the dealer console (web_panel.ports.ConsolePort; the panel's threads) --------------------------
+    def start_game(self, start: GameStart) -> ConsoleAnswer:
+        return self._ask(lambda reply: Command(start, reply))
+
+    def end_game(self) -> ConsoleAnswer:
+        return self._ask(lambda reply: Command(None, reply))
+
+    def console_event(self, event: dict[str, Any]) -> ConsoleAnswer:
+        return self._enter(ConsoleEvent(dict(event)))
+
+    def resolve_hold(self, card: str) -> ConsoleAnswer:
+        return self._enter(Resolve(Card.parse(card)))
+
+    def relay(self) -> ConsoleAnswer:
+        return self._enter(Relay())
+
+    def undo(self) -> ConsoleAnswer:
+        return self._enter(ConsoleUndo())
+
+    def hold_crop(self) -> bytes | None:
+        return None  # the watcher keeps no crops yet: the console shows the cards still possible
+
+    def _enter(self, item: TableInput) -> ConsoleAnswer:
+        return self._ask(lambda reply: Sensed(self._clock(), item, reply))
+
+    def _ask(self, make: Callable[[Reply], Inbox]) -> ConsoleAnswer:
+        """Put the entry in the inbox and wait for the owner thread to judge it."""
+        if self._stopped:
+            return ConsoleAnswer(False, "the table service is stopping: nothing was entered")
+        reply: Reply = Future()
+        try:
+            self.inbox.put(make(reply), timeout=self.answer_timeout)
+            return reply.result(timeout=self.answer_timeout)
+        except (queue.Full, TimeoutError):
+            return ConsoleAnswer(False, f"the table did not answer within {self.answer_timeout:g} s: look at the "
+                                        "table's state before entering it again")
 
     def stop(self) -> None:
         """End the loop cleanly (thread-safe and safe in a signal handler)."""
@@ -150,9 +212,12 @@ class TableService:
             finally:
                 self.inbox.task_done()  # inbox.join() returns once everything put is judged (tests, tools)
 
-    def _take(self, item: Sensed | LinkChange) -> None:
+    def _take(self, item: Sensed | LinkChange | Command) -> None:
         if isinstance(item, LinkChange):
             self._set_status(pegboard=item.status.value)
+            return
+        if isinstance(item, Command):
+            item.reply.set_result(self._command(item.start))
             return
         if isinstance(item.item, CameraStatus):
             self._status = replace(self._status, camera=item.item.status)
@@ -167,7 +232,9 @@ class TableService:
             self._next_beat = now + interval
 
     def _shut_down(self) -> None:
+        self._stopped = True
         self.notifier.stopping()
+        self._refuse_unjudged()
         if self._waiting:
             log.error("stopping with %d inputs the journal never took: they are lost", len(self._waiting))
         if self.camera is not None:
@@ -179,6 +246,20 @@ class TableService:
         log.info("cardtable service stopped")
 
     # --- the feeders' callbacks (their threads) -------------------------------------------------------
+    def _refuse_unjudged(self) -> None:
+        """Console callers still waiting hear that the table stopped first."""
+        stopping = ConsoleAnswer(False, "the table service stopped before judging it: nothing was entered")
+        for sensed in self._waiting:
+            _reply(sensed.reply, stopping)
+        while True:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, (Sensed, Command)):
+                _reply(item.reply, stopping)
+            self.inbox.task_done()
+
     def _on_camera(self, t: float, event: Any) -> None:
         self.inbox.put(Sensed(t, event))  # blocks the camera thread when the loop lags: frames wait, none lost
 
@@ -218,6 +299,7 @@ class TableService:
                 sensed = self._waiting[0]
                 t = max(sensed.t, self._last_t)  # a table log's t never goes back
                 line = input_to_json(t, sensed.item)
+                before = Before(self.session.hold, len(self.session.history))
                 try:
                     step = self.table.feed(line)
                 except JournalError:
@@ -228,13 +310,51 @@ class TableService:
                 self._waiting.popleft()
                 self._last_t = t
                 self._take_outputs(step)
+                _reply(sensed.reply, answer(sensed.item, before, step, len(self.session.history)))
         except JournalError as error:
             self._fault(str(error))
+            kept = ConsoleAnswer(False, f"{self._status.fault}: the entry is kept and judged then")
+            for sensed in self._waiting:
+                _reply(sensed.reply, kept)
             return
         if self._status.fault is not None:
             log.warning("the journal takes writes again: the table plays on")
             self._status = replace(self._status, fault=None)
         self._show_state()
+
+    def _command(self, start: GameStart | None) -> ConsoleAnswer:
+        """Start the console's game, or (None) end the current one and start the table's next one."""
+        self._catch_up()  # what was sensed before the command is judged before it
+        if self._status.fault is not None:
+            return ConsoleAnswer(False, self._status.fault)
+        played = self.session.games[-1]
+        if start is None:
+            setup = replace(played.setup, dealer=(played.setup.dealer + 1) % len(played.setup.players))
+            deal = self.table.deal
+        else:
+            setup, deal = Header(start.game, start.players, start.dealer, dict(start.options), None), start.deal
+            if deal == "open" and self.config.reader.source is None:
+                return ConsoleAnswer(False, "refused: an open deal needs the deal reader (reader.source in the "
+                                            "config); this table deals closed")
+        try:
+            new_game(setup)  # bad options are refused before the current game ends
+        except ValueError as error:
+            return ConsoleAnswer(False, f"refused: {error}")
+        ended = self.table.game_id
+        try:
+            self.journal.end_game(ended, game_summary(played))
+            self.table = JournaledTable.start(self.journal, TableLogHeader(setup, deal))
+        except JournalError as error:
+            self._resync = True  # the table follows the journal again once it takes writes
+            self._fault(str(error))
+            return ConsoleAnswer(False, f"refused: {self._status.fault}")
+        self._board = self.session.mapper.board()
+        self._status = replace(self._status, hold=None, notice=None, last_refusal=None)
+        self._show_state()
+        verb = "started" if start is not None else "is ready"
+        log.info("game %d ended at the console; game %d (%s) %s", ended, self.table.game_id, setup.game, verb)
+        return ConsoleAnswer(True, f"game {ended} ended; game {self.table.game_id}: {setup.game} for "
+                                   f"{', '.join(setup.players)} {verb}")
 
     def _journaled_last(self, line: dict[str, Any]) -> bool:
         inputs = self.journal.inputs(self.table.game_id)
@@ -288,3 +408,8 @@ def public_refusal(entry: dict[str, Any]) -> dict[str, Any]:
     if event.get("type") == "deal":
         return {"type": "deal", "error": DEAL_REFUSED}
     return {"type": event.get("type"), "seat": event.get("seat"), "error": entry["error"]}
+
+
+def _reply(reply: Reply | None, said: ConsoleAnswer) -> None:
+    if reply is not None and not reply.done():
+        reply.set_result(said)

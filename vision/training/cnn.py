@@ -20,7 +20,6 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
 
 import cv2
 import numpy as np
@@ -159,8 +158,7 @@ def one_cycle(net: nn.Module, x: np.ndarray, shape: tuple[int, int, int],
 def _probabilities(net: IndexNet | CnnModel, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     x = rows.astype(np.float32).reshape(-1, 3, CNN_H, CNN_W)
     if isinstance(net, CnnModel):
-        # IndexNet subclasses an untyped torch class, so mypy cannot narrow `net` without help.
-        return cast(CnnModel, net).forward(_resized(x, net.size))
+        return net.forward(_resized(x, net.size))
     with torch.no_grad():
         lr, ls, _ = net(torch.from_numpy(x))
     return lr.softmax(1).numpy(), ls.softmax(1).numpy()
