@@ -43,7 +43,7 @@ class ClubTable:
     def __init__(self, folder: Path, name: str, header: Line, broker: Broker | None, club: str = CLUB,
                  outbox_limit: int = 10_000, user: str | None = None, port: int | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
-        self.folder, self.name = folder, name
+        self.folder, self.name, self.header = folder, name, header
         self.journal = Journal.open(folder / JOURNAL_NAME, synchronous="NORMAL")
         self.table = JournaledTable.start(self.journal, TableLogHeader.from_json(header))
         self.hub = StateHub()

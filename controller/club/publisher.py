@@ -81,6 +81,8 @@ class ClubPublisher:
         self._thread.start()
 
     def stop(self) -> None:
+        if not self._thread.is_alive():
+            return  # never started, or stopped already
         self._stopping.set()
         self._thread.join()
         self._client.loop_stop()

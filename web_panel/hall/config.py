@@ -1,0 +1,60 @@
+"""The hall's TOML config (`cardtable hall --config hall.toml`), read by the service config's loader, so a
+bad key is named the same way (`broker.port: must be 1..65535, not 0`).
+
+    club = "riverside"                 # the club whose tables the hall shows: cardtable/<club>/#
+    database = "hall.sqlite3"          # the finished games (relative to this file's folder)
+    [broker]                           # host, port, username ("hall"), password or password_file, tls_ca
+    [web]                              # host, port (8080)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.club.connection import BrokerSettings
+from controller.club.topics import check_name
+from controller.service.config import ConfigError, PanelConfig, parse_root
+
+
+@dataclass(frozen=True)
+class HallWebConfig(PanelConfig):
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class HallConfig:
+    club: str = ""
+    database: Path = Path("hall.sqlite3")
+    broker: BrokerSettings = BrokerSettings(host="localhost", username="hall")
+    web: HallWebConfig = HallWebConfig()
+
+    def __post_init__(self) -> None:
+        check_name("club", self.club)
+        if not self.broker.host:
+            raise ConfigError("broker.host", "the hall needs the club's broker")
+
+
+def load_hall_config(path: Path) -> HallConfig:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_root(text, HallConfig, path.parent)
+
+
+EXAMPLE = """\
+# cardtable hall: the club evening's board (README "Club evening").
+club = "riverside"
+database = "/var/lib/cardtable-hall/hall.sqlite3"
+
+[broker]
+host = "localhost"
+port = 1883
+username = "hall"
+password_file = "/etc/cardtable/hall-broker-password"
+# tls_ca = "/etc/cardtable/club-ca.crt"   # with port = 8883
+
+[web]
+host = "0.0.0.0"
+port = 8080
+"""
