@@ -18,6 +18,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
 
 from .arguments import OneLineParser
@@ -50,6 +51,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or only of `command`'s module when it names one."""
     parser = OneLineParser(prog="cardtable", description="Smart card table controller")
     parser.add_argument("--debug", action="store_true", help="show the Python traceback of an unexpected error")
+    # the installed distribution's own metadata: the version is written once, in pyproject.toml
+    parser.add_argument("--version", action="version", version=f"cardtable {metadata.version('cardtable')}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     wanted = [module for module, names in COMMAND_MODULES.items() if command in names]
     for module_name in wanted or COMMAND_MODULES:

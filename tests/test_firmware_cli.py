@@ -1,4 +1,5 @@
 """`cardtable firmware flash`: file list, port detection by USB vendor id, mpremote invocation, errors."""
+import subprocess
 import time
 from pathlib import Path
 
@@ -41,6 +42,22 @@ def test_flash_command_copies_everything_then_resets():
     files = [Path("/fw/main.py"), Path("/x/pegproto.py")]
     assert firmware.flash_command(["mpremote"], "/dev/ttyACM0", files) == [
         "mpremote", "connect", "/dev/ttyACM0", "fs", "cp", "/fw/main.py", "/x/pegproto.py", ":", "+", "reset"]
+
+
+def test_flash_hands_mpremote_the_package_files_under_their_own_names(tmp_path, monkeypatch):
+    copied = {}
+
+    def mpremote(command, check):  # stands in for mpremote only: it needs a real board's raw REPL
+        files = command[command.index("cp") + 1:command.index(":")]
+        copied.update({Path(f).name: Path(f).read_bytes() for f in files})
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(firmware, "mpremote_command", lambda: ["mpremote"])
+    monkeypatch.setattr(firmware.subprocess, "run", mpremote)
+    with VirtualPegBoard(link_path=tmp_path / "pb") as board:
+        assert cli.main(["firmware", "flash", "--port", board.port_path]) == 0
+    assert copied == {f.name: f.read_bytes() for f in firmware.firmware_files()}
+    assert "main.py" in copied and "pegproto.py" in copied and "__init__.py" not in copied
 
 
 def test_missing_mpremote_is_a_clear_error(monkeypatch, capsys):

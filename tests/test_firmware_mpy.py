@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from controller.pegboard import pegproto as p
-from controller.pegboard.virtual import FIRMWARE_DIR, load_firmware
+from controller.pegboard.firmware_source import codec_source, firmware_folder, firmware_sources
+from controller.pegboard.virtual import load_firmware
 
 STUBS = Path(__file__).parent / "mpy_stubs"
-SOURCES = sorted(FIRMWARE_DIR.glob("*.py")) + [Path(p.__file__)]
+FIRMWARE_DIR = Path(str(firmware_folder()))  # a folder of files in a checkout
+SOURCES = [FIRMWARE_DIR / f.name for f in firmware_sources()] + [Path(str(codec_source()))]
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)

@@ -18,6 +18,7 @@ import onnxruntime as ort
 from vision.glyphs import IndexCandidate, affine_to_image
 from vision.ink import as_bgr, ink_colour, ink_image
 from vision.resample import Pyramid
+from vision.shipped import shipped_file
 
 # The patch size new networks are trained at (training/cnn.py): 10 px per L. A model cuts its patches at
 # the size its networks' input declares (30x48 was tried: vision/README).
@@ -25,7 +26,7 @@ CNN_W, CNN_H = 20, 32
 # Region around the index centre in units of L (x card-right, y card-down): the card corner sits at
 # (-0.52, -1.5), so the patch shows ~0.5 L of table beyond both corner edges.
 CNN_EXTENT = (-1.0, 1.0, -1.8, 1.4)
-DEFAULT_CNN = Path(__file__).with_name("models") / "generic.json"
+DEFAULT_CNN = shipped_file("vision.models", "generic.json")
 
 
 def cut_cnn_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int, int] = (CNN_W, CNN_H)

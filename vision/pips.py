@@ -10,7 +10,6 @@ training/pips.py) reads each of them as the suit verifier reads an index's suit 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NamedTuple
 
 import cv2
@@ -20,9 +19,10 @@ from vision.glyphs import IndexCandidate, placed_index
 from vision.ink import ink_colour, ink_image
 from vision.model import SUITS
 from vision.outline import CardOutline
+from vision.shipped import shipped_file
 from vision.suits import SuitNetwork
 
-DEFAULT_PIP_NET = Path(__file__).with_name("models") / "pip.onnx"
+DEFAULT_PIP_NET = shipped_file("vision.models", "pip.onnx")
 # The card is warped upright to this width (px); its height follows its outline's aspect.
 CARD_W = 64
 # Ink: darker than this share of the card's paper level.

@@ -15,8 +15,9 @@ import numpy as np
 from vision.cnn import glyph_patches, one_thread_session, softmax
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_RANK, RANKS
+from vision.shipped import shipped_file
 
-DEFAULT_RANK_NET = Path(__file__).with_name("models") / "rank.onnx"
+DEFAULT_RANK_NET = shipped_file("vision.models", "rank.onnx")
 RANK_PATCH = (32, 28)  # (w, h)
 # In units of L around the index centre (x card-right, y card-down): the rank's centroid lies 0.5 L up;
 # a '10' is about a whole L wide.

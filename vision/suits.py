@@ -16,8 +16,9 @@ import numpy as np
 from vision.cnn import glyph_patches, one_thread_session, softmax
 from vision.glyphs import IndexCandidate, placed_index
 from vision.model import JUNK_SUIT, SUITS
+from vision.shipped import shipped_file
 
-DEFAULT_SUIT_NET = Path(__file__).with_name("models") / "suit.onnx"
+DEFAULT_SUIT_NET = shipped_file("vision.models", "suit.onnx")
 SUIT_PATCH = 24
 # The patch: 1 L square, centred on the suit's centroid (0.5 L below the index centre), in units of L
 # around the index centre (x card-right, y card-down). Scaled by the glyph's own ink area instead, the

@@ -8,15 +8,15 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration, Polygon, default_zones, table_colour
+from vision.shipped import shipped_file
 from vision.sources import Frame
 
-FACES = Path(__file__).with_name("assets") / "faces.npz"
+FACES = shipped_file("vision.assets", "faces.npz")
 FACE_W, FACE_H = 256, 384
 SHADOW_REACH = 24  # px beyond a card its shadow may darken: offset 4 plus the blur's radius (sigma 4)
 

@@ -7,16 +7,18 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import serial
 
-from controller.pegboard import pegproto
+from controller.pegboard.firmware_source import codec_source, firmware_folder, firmware_sources
 from controller.pegboard.link import release_to_repl
-from controller.pegboard.virtual import FIRMWARE_DIR, VirtualPegBoard, check_link_path
+from controller.pegboard.virtual import VirtualPegBoard, check_link_path
 
 RP2040_VID = 0x2E8A  # Raspberry Pi's USB vendor id: MicroPython on an RP2040 enumerates with it
 
@@ -25,12 +27,13 @@ class FirmwareError(ValueError):
     """A clear reason why the firmware cannot be deployed."""
 
 
-def firmware_files(firmware_dir: Path = FIRMWARE_DIR) -> list[Path]:
-    """Every file the board needs: firmware/*.py plus the shared link codec."""
-    sources = sorted(firmware_dir.glob("*.py"))
+def firmware_files(folder: Traversable | None = None) -> list[Traversable]:
+    """Every file the board needs: the firmware package's modules plus the shared link codec."""
+    folder = firmware_folder() if folder is None else folder
+    sources = firmware_sources(folder)
     if not any(s.name == "main.py" for s in sources):
-        raise FirmwareError(f"no firmware in {firmware_dir} (flash from a source checkout)")
-    return sources + [Path(pegproto.__file__)]
+        raise FirmwareError(f"no firmware main.py in {folder}: reinstall cardtable")
+    return sources + [codec_source()]
 
 
 def find_board_port(ports: Iterable[Any]) -> str:
@@ -57,7 +60,17 @@ def flash_command(mpremote: list[str], port: str, files: list[Path]) -> list[str
 
 
 def _flash(args: argparse.Namespace) -> int:
-    files = firmware_files()
+    # mpremote copies files by path and names each on the board after it: the resources are written out
+    # under their own names (an installed package's files need not be files of their own)
+    with tempfile.TemporaryDirectory(prefix="cardtable-firmware-") as folder:
+        paths = []
+        for source in firmware_files():
+            paths.append(Path(folder, source.name))
+            paths[-1].write_bytes(source.read_bytes())
+        return _flash_files(args, paths)
+
+
+def _flash_files(args: argparse.Namespace, files: list[Path]) -> int:
     port = args.port or _detect_port()
     command = flash_command(mpremote_command(), port, files)
     try:

@@ -6,7 +6,6 @@ The demo and the tests point a PegBoardLink at `port_path` and read what the LED
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 import select
@@ -19,9 +18,9 @@ from types import ModuleType
 from typing import Any
 
 from controller.pegboard import pegproto
+from controller.pegboard.firmware_source import firmware_folder
 from controller.pegboard.state import BoardState
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 # Firmware modules the loop needs, in import order (they import each other by top-level name, as on
 # the board, so they are registered under those names; pegproto is this package's own copy).
 _FIRMWARE_MODULES = ("board", "animations", "scene", "boardlink", "app")
@@ -30,25 +29,25 @@ RGB = tuple[int, int, int]
 
 
 def load_firmware() -> dict[str, ModuleType]:
-    """Import the firmware modules from firmware/ (once) and return them by name."""
+    """Import the firmware modules from the installed `firmware` package (once) and return them by name."""
     sys.modules.setdefault("pegproto", pegproto)
     if sys.modules["pegproto"] is not pegproto:
         raise ImportError("another module named 'pegproto' is loaded: the firmware needs the link codec")
     modules = {}
     for name in _FIRMWARE_MODULES:
-        path = FIRMWARE_DIR / f"{name}.py"
+        source = firmware_folder().joinpath(f"{name}.py")
         loaded = sys.modules.get(name)
         if loaded is not None:
-            if Path(getattr(loaded, "__file__", "")).resolve() != path:
-                raise ImportError(f"a module named {name!r} from {loaded.__file__} hides firmware/{name}.py")
+            if getattr(loaded, "__file__", None) != str(source):
+                raise ImportError(f"a module named {name!r} from {loaded.__file__} hides the firmware's {name}.py")
         else:
-            if not path.is_file():
-                raise ImportError(f"firmware source {path} not found (run from a source checkout)")
-            spec = importlib.util.spec_from_file_location(name, path)
-            assert spec is not None and spec.loader is not None
-            loaded = importlib.util.module_from_spec(spec)
+            if not source.is_file():
+                raise ImportError(f"firmware module {source} is missing: reinstall cardtable")
+            # run from its text, not its path: a resource need not be a file of its own
+            loaded = ModuleType(name)
+            loaded.__file__ = str(source)
             sys.modules[name] = loaded
-            spec.loader.exec_module(loaded)
+            exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), loaded.__dict__)
         modules[name] = loaded
     return modules
 
