@@ -102,7 +102,7 @@ class ClubPublisher:
         log.info("publishing to the club's broker %s:%d", self.config.host, self.config.port)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if self._connected.is_set():
+        if self._connected.is_set() and not self._stopping.is_set():
             log.warning("lost the club's broker (%s): the outbox keeps what comes meanwhile", reason)
         self._connected.clear()
 

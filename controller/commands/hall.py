@@ -54,7 +54,7 @@ def serve_hall(config: HallConfig) -> int:
     board.start()
     subscriber.start()
     threading.Thread(target=server.run, name="hall-web", daemon=True).start()
-    logging.getLogger(__name__).info("the hall board: http://%s:%d/", config.web.host, server.effective_port)
+    logging.getLogger(__name__).info("the hall board: http://%s:%s/", config.web.host, server.effective_port)
     while not stopping.wait(0.5):  # the main thread takes the signals
         pass
     board.close()  # open streams end first

@@ -8,7 +8,7 @@ bad key is named the same way (`broker.port: must be 1..65535, not 0`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from controller.club.connection import BrokerSettings
@@ -22,10 +22,16 @@ class HallWebConfig(PanelConfig):
 
 
 @dataclass(frozen=True)
+class HallBrokerSettings(BrokerSettings):
+    host: str = "localhost"
+    username: str = "hall"  # the ACL's reading user (deploy/mosquitto/cardtable.acl)
+
+
+@dataclass(frozen=True)
 class HallConfig:
     club: str = ""
     database: Path = Path("hall.sqlite3")
-    broker: BrokerSettings = BrokerSettings(host="localhost", username="hall")
+    broker: HallBrokerSettings = HallBrokerSettings()
     web: HallWebConfig = HallWebConfig()
 
     def __post_init__(self) -> None:
@@ -39,7 +45,10 @@ def load_hall_config(path: Path) -> HallConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_root(text, HallConfig, path.parent)
+    config = parse_root(text, HallConfig, path.parent)
+    if not config.database.is_absolute():  # the default too is beside the config file
+        config = replace(config, database=path.parent / config.database)
+    return config
 
 
 EXAMPLE = """\
