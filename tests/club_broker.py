@@ -34,8 +34,23 @@ def password(user: str) -> str:
     return f"{user}-secret"
 
 
+def make_certificates(folder: Path) -> None:
+    """A club CA (ca.crt) and the broker's certificate for 127.0.0.1 signed by it (broker.crt, broker.key)."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *curve, "-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=club CA", "-days", "2")
+    openssl("req", *curve, "-keyout", "broker.key", "-out", "broker.csr", "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "broker.crt", "-days", "2", "-extfile", "san.ext")
+
+
 class Broker:
-    def __init__(self, folder: Path, tables: list[str]) -> None:
+    """`tls=True` adds a TLS listener on `tls_port` with a certificate from a club CA (`ca`)."""
+
+    def __init__(self, folder: Path, tables: list[str], tls: bool = False) -> None:
         self.folder, self.port = folder, free_port()
         folder.mkdir(parents=True, exist_ok=True)
         passwd = folder / "passwd"
@@ -45,6 +60,14 @@ class Broker:
             f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwd}\nacl_file {ACL}\n"
             f"persistence true\npersistence_location {folder}/\nuser {pwd.getpwuid(os.getuid()).pw_name}\n"
             f"max_queued_messages 100000\nlog_dest file {folder}/mosquitto.log\n")
+        self.ca: Path | None = None
+        self.tls_port = 0
+        if tls:
+            make_certificates(folder)
+            self.ca, self.tls_port = folder / "ca.crt", free_port()
+            with (folder / "mosquitto.conf").open("a") as conf:
+                conf.write(f"listener {self.tls_port} 127.0.0.1\ncertfile {folder}/broker.crt\n"
+                           f"keyfile {folder}/broker.key\n")
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:

@@ -5,6 +5,8 @@ counted), and the broker's ACL refusing a table that writes under another table'
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,7 +16,7 @@ import pytest
 
 from controller.club.outbox import OUTBOX_NAME, Outbox
 from controller.club.topics import table_topic
-from club_broker import Broker, Spy, password, wait_until
+from club_broker import Broker, Spy, make_certificates, password, wait_until
 from club_tables import CLUB, ClubTable, game_log
 
 
@@ -151,3 +153,33 @@ def test_the_acl_refuses_a_table_writing_under_another_tables_name(tmp_path: Pat
     assert not [m for m in spy.messages if m.topic.startswith(topic("t2", ""))], "nothing reached t2's topics"
     impostor.publisher.stop()
     impostor.close()
+
+
+def test_over_tls_a_table_trusts_the_clubs_ca_and_nothing_else(tmp_path: Path) -> None:
+    broker = Broker(tmp_path / "broker", ["t1"], tls=True)
+    broker.start()
+    try:
+        lines = game_log(2)
+        table = ClubTable(tmp_path / "t1", "t1", lines[0], broker, port=broker.tls_port)
+        table.config = replace(table.config, tls_ca=broker.ca)
+        table.publisher = table.new_publisher()
+        table.publisher.start()
+        spy = Spy(broker)
+        table.play(lines[1:])
+        wait_until(lambda: spy.on(topic("t1", "games/1")), what="the finished game, over TLS")
+        table.publisher.stop()
+        table.close()
+        spy.close()
+        (tmp_path / "other").mkdir()
+        make_certificates(tmp_path / "other")  # a CA that did not sign the broker's certificate
+        stranger = ClubTable(tmp_path / "t2", "t1", lines[0], broker, port=broker.tls_port)
+        stranger.config = replace(stranger.config, tls_ca=tmp_path / "other" / "ca.crt")
+        stranger.publisher = stranger.new_publisher()
+        stranger.publisher.start()
+        stranger.play(lines[1:])
+        time.sleep(1.5)
+        assert not stranger.publisher.connected and stranger.publisher.waiting > 0, "it never trusts that broker"
+        stranger.publisher.stop()
+        stranger.close()
+    finally:
+        broker.stop()
