@@ -4,7 +4,6 @@ live, a table that leaves shows offline, a finished game brings its standings an
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,21 +12,11 @@ import pytest
 from club_broker import Broker
 from club_tables import CLUB, ClubTable, game_log, named
 from hall_support import RunningHall
+from test_browser_panel import CHROMIUM, browser  # noqa: F401  (the panel's Debian-chromium fixture)
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
 PHONE = {"width": 360, "height": 740}
 BIG_SCREEN = {"width": 1920, "height": 1080}
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
-        yield chromium
-        chromium.close()
 
 
 def test_the_hall_page_follows_the_tables_live(tmp_path: Path, browser: Any) -> None:

@@ -164,11 +164,14 @@ class ServiceConfig:
 
 def load_config(path: Path) -> ServiceConfig:
     """Read and check a config file; ConfigError naming the key (or the file) for anything wrong."""
+    return parse_config(config_text(path), path.parent)
+
+
+def config_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_config(text, path.parent)
 
 
 def parse_config(text: str, base: Path) -> ServiceConfig:

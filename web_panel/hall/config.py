@@ -13,7 +13,7 @@ from pathlib import Path
 
 from controller.club.connection import BrokerSettings
 from controller.club.topics import check_name
-from controller.service.config import ConfigError, PanelConfig, parse_root
+from controller.service.config import ConfigError, PanelConfig, config_text, parse_root
 
 
 @dataclass(frozen=True)
@@ -41,11 +41,7 @@ class HallConfig:
 
 
 def load_hall_config(path: Path) -> HallConfig:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
-    config = parse_root(text, HallConfig, path.parent)
+    config = parse_root(config_text(path), HallConfig, path.parent)
     if not config.database.is_absolute():  # the default too is beside the config file
         config = replace(config, database=path.parent / config.database)
     return config

@@ -1,10 +1,8 @@
-// The hall board: draw /api/board, then follow /api/events (one whole board per version); re-sync on wake.
+// The hall board: draw /api/board, then follow /api/events (live.js; one whole board per version).
 "use strict";
 
 (() => {
-  const RECONNECT_MS = 2000;
   const GAMES = {cribbage: "Cribbage", femkort: "Femkort", ferbli: "Färbeln"};
-  let version = -1, source = null;
   const esc = Render.esc;
 
   function standing(t) {
@@ -35,9 +33,7 @@
     return `<article class="card table-card" data-table="${esc(t.table)}" data-online="${t.online !== false}">${lines.join("")}</article>`;
   }
 
-  function show(doc) {
-    if (doc.version <= version) return;
-    version = doc.version;
+  function draw(doc) {
     document.getElementById("title").textContent = `Club evening: ${doc.club}`;
     document.getElementById("tables").innerHTML = doc.tables.map(tableCard).join("") || '<p class="card dim">no table yet</p>';
     document.getElementById("standing-rows").innerHTML = "<tr><th>player</th><th>points</th><th>won</th><th>played</th></tr>" +
@@ -45,37 +41,7 @@
     document.getElementById("game-list").innerHTML = doc.games.slice().reverse().map((g) =>
       `<li>${esc(g.table)} #${g.game} ${esc(GAMES[g.kind] || g.kind)}: ${esc(g.players.join(", "))} <a href="${esc(g.download)}" download>hand history</a></li>`).join("")
       || '<li class="dim">none yet</li>';
-    document.body.dataset.version = String(doc.version);
   }
 
-  function setLive(state) {
-    const badge = document.getElementById("live");
-    badge.dataset.state = state;
-    badge.textContent = state;
-  }
-
-  async function resync() {
-    try {
-      const reply = await fetch("/api/board", {cache: "no-store"});
-      version = -1;  // a restarted hall counts from 1 again: take what it says
-      show(await reply.json());
-    } catch (e) { setLive("offline"); }
-  }
-
-  function connect() {
-    if (source) source.close();
-    source = new EventSource("/api/events");
-    source.onopen = () => { version = -1; setLive("live"); };
-    source.onmessage = (message) => show(JSON.parse(message.data));
-    source.onerror = () => {
-      if (source.readyState !== EventSource.CLOSED) { setLive("connecting"); return; }
-      setLive("offline");
-      setTimeout(() => resync().then(connect), RECONNECT_MS);
-    };
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") { resync(); connect(); }
-  });
-  resync().then(connect);
+  Live.follow("/api/board", "/api/events", draw);
 })();
