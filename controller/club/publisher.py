@@ -114,16 +114,16 @@ class ClubPublisher:
         outbox = self._outbox  # from here on, only this thread uses it
         sender = _Sender(self._client, outbox)
         journal: Journal | None = None
-        version = 0
+        version, failing = 0, False
         try:
             while not self._stopping.is_set():
-                quiet = COALESCE if self.waiting else IDLE  # acknowledgements to take meanwhile
+                quiet = COALESCE if self.waiting or failing else IDLE  # acknowledgements to take meanwhile
                 snapshot = self.hub.wait_for(version, quiet) if not self.hub.closed else None
                 opened = journal is None and (journal := self._open_journal()) is not None
                 if snapshot is not None:
                     version = snapshot.version
-                if snapshot is not None or opened:  # the journal is written before the hub shows it
-                    self._collect(outbox, journal, snapshot is not None)
+                if snapshot is not None or opened or failing:  # the journal is written before the hub shows it
+                    failing = not self._try_collect(outbox, journal, failing)
                 self._exchange(sender)
                 self._stopping.wait(COALESCE if snapshot is not None or self.hub.closed else 0)
             self._flush(outbox, sender, journal)
@@ -140,6 +140,18 @@ class ClubPublisher:
         except JournalError as error:
             log.warning("the club publisher cannot read the journal yet: %s", error)
             return None
+
+    def _try_collect(self, outbox: Outbox, journal: Journal | None, failing: bool) -> bool:
+        """Collect; False (said once) when the outbox or the journal cannot be used now: tried again soon."""
+        try:
+            self._collect(outbox, journal, True)
+        except (sqlite3.Error, JournalError, OSError) as error:
+            if not failing:
+                log.error("the club publisher cannot put what the table did (%s): it tries again", error)
+            return False
+        if failing:
+            log.info("the club publisher puts again")
+        return True
 
     def _collect(self, outbox: Outbox, journal: Journal | None, changed: bool) -> None:
         """Put the journal's new events and finished games, then the state when it changed (or when the
