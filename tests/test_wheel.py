@@ -18,6 +18,7 @@ import csv
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,7 @@ import sys
 import sysconfig
 import tarfile
 import tomllib
+import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,9 +75,9 @@ class Built:
         return subprocess.run(self.command(*argv), cwd=cwd, env=self.env(cwd), capture_output=True, text=True,
                               timeout=timeout)
 
-    def start(self, *argv: str, cwd: Path) -> subprocess.Popen[str]:
-        return subprocess.Popen(self.command(*argv), cwd=cwd, env=self.env(cwd), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+    def start(self, *argv: str, cwd: Path, **env: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(self.command(*argv), cwd=cwd, env={**self.env(cwd), **env},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def env(self, cwd: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
@@ -231,3 +233,41 @@ def test_firmware_simulate_answers_the_link_and_stops_on_ctrl_c(built: Built, ou
     finally:
         proc.kill()  # never leave a simulated board running behind a failed test
     assert (proc.returncode, err) == (0, "") and not link.is_symlink()
+
+
+def test_the_service_serves_the_panel_pages_from_the_wheel(built: Built, outside: Path) -> None:
+    (outside / "config.toml").write_text('state_directory = "state"\n[camera]\nsource = "synthetic:1"\n'
+                                         '[pegboard]\nenabled = false\n[panel]\nhost = "127.0.0.1"\nport = 0\n')
+    proc = built.start("run", "--config", "config.toml", cwd=outside, GPIOZERO_PIN_FACTORY="mock",
+                       GPIOZERO_MOCK_PIN_CLASS="mockpwmpin")
+    try:
+        assert proc.stderr is not None
+        log = []
+        for line in proc.stderr:  # the service logs where its panel listens (port 0: any free one)
+            log.append(line)
+            if "the panel: " in line:
+                break
+        assert log and "the panel: " in log[-1], "".join(log[-20:])
+        base = log[-1].split("the panel: ")[1].split()[0]
+        with urllib.request.urlopen(base, timeout=30) as page:
+            assert b"/static/spectator.js" in page.read()
+        with urllib.request.urlopen(f"{base}static/spectator.js", timeout=30) as script:
+            assert script.read() == (ROOT / "web_panel" / "static" / "spectator.js").read_bytes()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err[-2000:]
+
+
+def test_the_pi_install_steps_install_the_venv_the_unit_runs_and_never_editable() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("### Installing on a Raspberry Pi", 1)[1].split("\n### ", 1)[0]
+    steps = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    (venv,) = re.findall(r"python3 -m venv (?:--\S+ )*(\S+)", steps)
+    pip_lines = [line for line in steps.splitlines() if " install " in line and "/bin/pip " in line]
+    assert pip_lines and all(line.split()[1].startswith(f"{venv}/bin/pip") for line in pip_lines)
+    assert not any(re.search(r"\s(-e|--editable)\s", line) for line in pip_lines)
+    unit = (ROOT / "systemd" / "cardtable.service").read_text()
+    (exec_start,) = re.findall(r"^ExecStart=(\S+)", unit, re.MULTILINE)
+    assert exec_start == f"{venv}/bin/cardtable"
