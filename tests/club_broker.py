@@ -11,6 +11,7 @@ import socket
 import subprocess
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,7 @@ class Spy:
     session is kept by the broker, so it hears what was sent while the broker restarted."""
 
     broker: Broker
-    name: str = "spy"
+    name: str = field(default_factory=lambda: f"spy-{uuid.uuid4().hex[:8]}")  # no two spies share a session
     messages: list[mqtt.MQTTMessage] = field(default_factory=list)
     subscribed: threading.Event = field(default_factory=threading.Event)
 

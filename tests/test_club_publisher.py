@@ -135,7 +135,8 @@ def test_the_outbox_bound_drops_the_oldest_events_and_says_how_many(tmp_path: Pa
     wait_until(lambda: put_up_to(tmp_path / "t1") == total, what="every event put")
     broker.start()  # the spy's session, kept over the restart, hears what the table sends now
     wait_until(lambda: spy.on(topic("t1", "games/1")) and table.publisher.waiting == 0, timeout=20,
-               what=lambda: f"drained: {table.publisher.waiting} waiting, {table.publisher.connected}, {len(spy.messages)}")
+               what=lambda: f"drained: {table.publisher.waiting} waiting, {[m.topic for m in spy.messages]}, "
+                            f"{broker.log()[-1500:]}")
     seqs = [e["seq"] for e in spy.on(topic("t1", "events"))]
     assert seqs == list(range(total - 19, total + 1)), "the newest 20 events, in order; the older ones dropped"
     assert spy.on(topic("t1", "state"))[-1]["dropped_events"] == total - 20

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from club_broker import HALL_PASSWORD, Broker, free_port
+from club_broker import HALL_PASSWORD, Broker, Spy, free_port, password, wait_until
 from controller.cli import build_parser, main
 from test_systemd_unit import needs_analyze, settings, verifiable_copy
 from web_panel.hall.config import EXAMPLE, HallConfig, load_hall_config
@@ -97,3 +97,32 @@ def test_the_hall_units_exposure_is_at_most_2(tmp_path: Path) -> None:
     score = re.search(r"Overall exposure level for cardtable-hall\.service: (\d+\.\d+)", run.stdout)
     assert score is not None, run.stdout[-500:] + run.stderr
     assert float(score[1]) <= 2.0
+
+
+def test_cardtable_run_with_a_club_section_publishes_the_table(tmp_path: Path) -> None:
+    """The [club] hook of `cardtable run`: the real service (synthetic camera, mock pins) goes online on
+    the broker with its state, and says offline at SIGTERM."""
+    from test_service_process import Child, write_config
+
+    broker = Broker(tmp_path / "broker", ["table-9"])
+    broker.start()
+    spy = Spy(broker)
+    club = (f'[club]\nhost = "127.0.0.1"\nport = {broker.port}\nclub = "riverside"\ntable = "table-9"\n'
+            f'password = "{password("table-9")}"\n')
+    child = Child(tmp_path, write_config(tmp_path, None, extra=club))
+    try:
+        child.expect("READY=1", 120)
+        wait_until(lambda: spy.on("cardtable/riverside/table-9/state"), timeout=30, what="the table's state")
+        states = spy.on("cardtable/riverside/table-9/state")
+        assert all(state["table"]["game"] == "cribbage" for state in states), "never the hub before its first"
+        assert states[-1]["dropped_events"] == 0
+        code, err = child.finish(signal.SIGTERM)
+        assert code == 0, err[-2000:]
+        status = [m.payload for m in spy.messages if m.topic == "cardtable/riverside/table-9/status"]
+        assert status == [b"online", b"offline"]
+        assert (tmp_path / "state" / "club-outbox.sqlite3").exists()
+    finally:
+        if child.process.poll() is None:
+            child.finish(signal.SIGKILL)
+        spy.close()
+        broker.stop()

@@ -35,6 +35,11 @@ class BrokerSettings:
         if self.password and self.password_file is not None:
             raise ValueError("password: give password or password_file, not both")
 
+    @property
+    def user(self) -> str:
+        """The broker user connecting (a table's defaults to its name: controller.service.config.ClubConfig)."""
+        return self.username
+
     def secret(self) -> str:
         if self.password_file is None:
             return self.password
@@ -45,8 +50,8 @@ class BrokerSettings:
 def make_client(settings: BrokerSettings, client_id: str) -> mqtt.Client:
     """A paho client for the broker, credentials and TLS set, not yet connected."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTProtocolVersion.MQTTv5)
-    if settings.username:
-        client.username_pw_set(settings.username, settings.secret() or None)
+    if settings.user:
+        client.username_pw_set(settings.user, settings.secret() or None)
     if settings.tls_ca is not None:
         client.tls_set(ca_certs=str(settings.tls_ca), tls_version=ssl.PROTOCOL_TLS_CLIENT)
     client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)

@@ -73,6 +73,7 @@ class ClubPublisher:
     def start(self) -> None:
         """Open the outbox (ClubError when it cannot be), then connect and publish in the background."""
         try:
+            self.outbox_path.parent.mkdir(parents=True, exist_ok=True)  # the service makes it too, later
             self._outbox = Outbox(self.outbox_path, self.config.outbox_limit)
         except (OSError, sqlite3.Error) as error:
             raise ClubError(f"the club's outbox {self.outbox_path} cannot be opened: {error}") from None
@@ -161,9 +162,9 @@ class ClubPublisher:
             marks = self._journal_news(outbox, journal, messages)
             if outbox.put(messages, marks):
                 log.warning("the club's outbox is full: dropped its oldest events (%d so far)", outbox.mark("dropped"))
-        dropped = outbox.mark("dropped")
-        if changed or dropped != outbox.mark("dropped_shown"):
-            state = state_payload(self.hub.snapshot(), dropped)
+        dropped, snapshot = outbox.mark("dropped"), self.hub.snapshot()
+        if snapshot.version and (changed or dropped != outbox.mark("dropped_shown")):  # version 0: nothing yet
+            state = state_payload(snapshot, dropped)
             outbox.put([(self._topic("state"), state, True)], {"dropped_shown": dropped})
 
     def _journal_news(self, outbox: Outbox, journal: Journal, messages: list[tuple[str, bytes, bool]]) -> dict[str, int]:

@@ -65,9 +65,9 @@ def run_until_signalled(service: TableService, panel: PanelServer | None,
         signal.signal(signum, on_signal)
     if panel is not None:
         panel.start()
-    if publisher is not None:
-        publisher.start()
     try:
+        if publisher is not None:
+            publisher.start()
         service.run()
     finally:
         if panel is not None:
