@@ -97,7 +97,7 @@ def _timed(action: Action, stage: Stage, table: JournaledTable, period: float) -
         looked = time.perf_counter()
         for observation in seen:
             step = table.feed(observation_to_json(stage.now, observation))
-            if isinstance(observation, CardPlaced) and any(entry["ok"] for entry in step.events):
+            if isinstance(observation, CardPlaced) and step.accepted:
                 done = time.perf_counter()
                 samples.append(Sample((looked - begun) * 1000, (done - looked) * 1000, (done - arrival) * 1000,
                                       (done - start) * 1000))

@@ -252,6 +252,25 @@ def effects_json(effects: Iterable[Effect]) -> list[dict[str, Any]]:
     return [effect.to_json() for effect in effects]
 
 
+@dataclass(frozen=True)
+class Judged:
+    """One event as an engine judged it: its effects when accepted, the reason when refused."""
+
+    event: Event
+    effects: tuple[Effect, ...] = ()
+    error: str | None = None  # None: accepted
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self) -> dict[str, Any]:
+        """As `cardtable replay` and `cardtable session` report it."""
+        if self.error is not None:
+            return {"event": self.event, "ok": False, "error": self.error}
+        return {"event": self.event, "ok": True, "effects": effects_json(self.effects)}
+
+
 def note(kind: str, **details: Any) -> Note:
     return Note(kind, details)
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence, assert_never
 
-from .engine import Carried, ChipMove, DealOver, Effect, Event, MatchOver, Misdeal, Note, Points, Showdown, \
-    TalonReshuffled, Violation
+from .engine import Carried, ChipMove, DealOver, Effect, Event, Judged, MatchOver, Misdeal, Note, Points, \
+    Showdown, TalonReshuffled, Violation
 
 
 def _cards(cards: Sequence[str | None]) -> str:
@@ -36,6 +36,15 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         return "new hand"
     details = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "seat"))
     return f"{who if 'seat' in event else ''} {kind} {details}".strip()
+
+
+def describe_judged(judged: Judged, names: Sequence[str]) -> tuple[str, list[str]]:
+    """An event as the engine judged it (a table session's step holds them): its line, with the reason
+    when refused, and a line for each of its effects."""
+    text = describe_event(judged.event, names)
+    if judged.error is not None:
+        return f"{text}: REFUSED: {judged.error}", []
+    return text, [describe_effect(effect, names) for effect in judged.effects]
 
 
 def describe_effect(effect: Effect, names: Sequence[str]) -> str:

@@ -62,7 +62,7 @@ def test_a_whole_cribbage_hand_is_seen_as_it_was_played(players: int, open_deal:
 def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() -> None:
     table = stage(2, open_deal=False)
     glared = table.perform(Lay("seat-1", "7H", readable=False))
-    assert [str(o) for o in glared.seen] == ["unknown placed in seat-1", "1 unreadable cards in seat-1"]
+    assert [str(o) for o in glared.seen] == ["unknown placed in seat-1"]
     assert glared.seen == glared.truth
     laid = table.perform(Lay("seat-2", "QS"))
     assert [str(o) for o in laid.seen] == ["QS placed in seat-2"]
@@ -70,3 +70,14 @@ def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() 
         table.table.nudge("seat-2", "KD")
     with pytest.raises(MoveError, match="no zone 'seat-3' on this table"):
         table.perform(Lay("seat-3", "KD"))
+
+
+def test_the_table_seats_up_to_six_in_zones_that_do_not_overlap() -> None:
+    zones = PhysicalTable.laid_out(SYNTHETIC_STYLE, 6).zones
+    boxes = [zones[f"seat-{n}"] for n in range(1, 7)] + [zones[name] for name in ("crib", "starter", "centre")]
+    for i, a in enumerate(boxes):
+        assert 0 <= a.x0 < a.x1 <= SYNTHETIC_STYLE.size[0] and 0 <= a.y0 < a.y1 <= SYNTHETIC_STYLE.size[1]
+        for b in boxes[i + 1:]:
+            assert min(a.x1, b.x1) <= max(a.x0, b.x0) or min(a.y1, b.y1) <= max(a.y0, b.y0), (a, b)
+    with pytest.raises(ValueError, match="the demo table seats 1 to 6 players, not 7"):
+        PhysicalTable.laid_out(SYNTHETIC_STYLE, 7)

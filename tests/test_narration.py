@@ -9,9 +9,11 @@ import pytest
 from controller.engine import Carried, ChipMove, DealOver, Effect, MatchOver, Misdeal, Points, Showdown, \
     ShownHand, TalonReshuffled, Violation, note, violation
 from controller.games import new_game
-from controller.narration import describe_effect
+from controller.narration import describe_effect, describe_judged
 from controller.simulation import cribbage, femkort, ferbli
 from controller.simulation.table import SimulatedTable
+from controller.table.inputs import Button, ConsoleEvent
+from controller.table.session import TableSession
 
 NAMES = ("Ann", "Bo", "Cy")
 
@@ -70,3 +72,18 @@ def test_every_effect_of_a_simulated_evening_is_described(game: str) -> None:
 
 
 EXPECTED = {"cribbage": {"Points"}, "femkort": {"ChipMove", "Note"}, "ferbli": {"ChipMove", "DealOver", "Showdown"}}
+
+
+def test_a_table_sessions_step_is_told_from_its_typed_effects() -> None:
+    """What the table session judged is narrated from the engine's own effects, refusals with their reason."""
+    session = TableSession(femkort.header(3, 0))
+    dealt = session.feed(Button("next", None))
+    (judged,) = dealt.judged
+    text, effects = describe_judged(judged, NAMES)
+    assert text == "deal: Ann ?? ?? ?? ?? ??; Bo ?? ?? ?? ?? ??; Cy ?? ?? ?? ?? ??"
+    assert effects == [describe_effect(effect, NAMES) for effect in judged.effects]
+    assert all(isinstance(effect, ChipMove) for effect in judged.effects) and len(effects) == 3  # the antes
+    assert dealt.events == [{"event": judged.event, "ok": True, "effects": [e.to_json() for e in judged.effects]}]
+    refused = session.feed(ConsoleEvent({"type": "time_up"})).judged
+    assert describe_judged(refused[0], NAMES) == (f"time_up: REFUSED: {refused[0].error}", [])
+    assert not refused[0].ok and refused[0].error

@@ -2,6 +2,8 @@
 corners only, and reported with the card's own edges as the quad."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -12,9 +14,11 @@ from vision.grouping import group_corners
 from vision.outline import CardOutline, corner_candidates, find_outlines, order_quad
 from vision.readings import UNKNOWN, IndexReading
 from vision.recognize import Recognizer
+from vision.sources import load_image
 from vision.synthetic import PlacedCard, SceneStyle, _faces, render, scene_calibration
 
 STYLE = SceneStyle(size=(800, 450), card_width=110)
+DATA = Path(__file__).parent / "data" / "cards"
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +183,44 @@ def test_reading_isolated_cards_gives_their_edges_as_quad(recognizer: Recognizer
 def test_a_card_cut_by_the_frame_edge_is_not_an_outline() -> None:
     frame, _ = render([PlacedCard("4D", 30, 225, 0)], STYLE, seed=5)
     assert find_outlines(frame)[0] == []
+
+
+def _close_ups() -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The lone cards of a real table-camera frame, each turned upright into a close-up (card name, the
+    card on a 40 px margin of its table, the card's quad there)."""
+    frame = load_image(DATA / "edje_pinochle/table/cam_image5.jpg")
+    reader = Recognizer()
+    shots = []
+    for card in reader.read(frame):
+        q = np.array(card.quad, np.float32)
+        w, h = round(np.linalg.norm(q[1] - q[0])), round(np.linalg.norm(q[2] - q[1]))
+        upright = np.array([[40, 40], [40 + w, 40], [40 + w, 40 + h], [40, 40 + h]], np.float32)
+        shot = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(q, upright), (w + 80, h + 80))
+        shots.append((card.card, shot, upright))
+    return shots
+
+
+def test_a_close_up_filling_the_frame_and_one_against_its_edge_are_outlines(recognizer: Recognizer) -> None:
+    """A card filling over a quarter of the frame, and one whose sides lie on the frame's edge (its corners
+    rounded off there), is an isolated card: read from its corners, with its face checked."""
+    shots = _close_ups()
+    assert len(shots) == 4
+    for card, shot, quad in shots:
+        against = shot[40:, 40:]  # its top and left sides on the frame's edge
+        for frame, corners in ((shot, quad), (against, quad - 40)):
+            outlines, _ = find_outlines(frame)
+            assert len(outlines) == 1, card
+            assert _corner_error(outlines[0].quad, corners) < 0.05 * (corners[1, 0] - corners[0, 0])
+            named = [c.card for c in recognizer.read(frame) if c.card != UNKNOWN]
+            assert card in named and set(named) <= {"10C", "10D", "10H", "10S"}  # (a neighbour in the margin)
+
+
+def test_a_close_up_the_frame_cuts_is_not_an_outline() -> None:
+    """Cut across (a fifth of the card off) its corners at the frame's edge are square and paper: no
+    whole card, so no outline whose corners and face would be looked at in the wrong place."""
+    for card, shot, quad in _close_ups():
+        h = quad[2, 1] - quad[1, 1]
+        assert find_outlines(shot[round(40 + h / 5):, 40:])[0] == [], card
 
 
 def test_outline_index_frames_map_window_pixels_onto_the_card() -> None:

@@ -10,7 +10,7 @@ from vision.covered import CoveredCards
 from vision.detect import Detection, Detector, FaceDownGroup
 from vision.readings import UNKNOWN, CardReading
 from vision.synthetic import PlacedCard, SceneStyle, render, scene_calibration
-from vision.observations import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
+from vision.observations import CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
 from vision.tracking import ChangeDetector, FaceDownPiles, TableTracker, Voter, diff_states, zone_state
 
 ZONES = {"seat-1": [[0, 0], [100, 0], [100, 100], [0, 100]],
@@ -99,7 +99,8 @@ def test_one_report_per_settled_scene() -> None:
 
 def test_a_card_laid_but_never_read_is_placed_as_unknown() -> None:
     """The session must hear that a card was laid even when it cannot be named (it holds the table): the
-    scene's report places an unknown card, then gives the zone's count; named later, it is replaced."""
+    scene's report places an unknown card (once: no count of unreadable cards besides); named later, it
+    is replaced."""
     empty = np.full((120, 320, 3), 40, np.uint8)
     played = empty.copy()
     played[40:60, 40:60] = 255
@@ -109,8 +110,8 @@ def test_a_card_laid_but_never_read_is_placed_as_unknown() -> None:
                  + [Detection([card_at("7D", 50, 50)])] * 3)
     tracker = TableTracker(lambda frame: next(reads), ZONES, k=2, n=3, settle_frames=1)
     reports = [o for o in (tracker.process(frame) for frame in [empty] * 4 + [played] * 4 + [named] * 4) if o]
-    assert reports == [[CardPlaced("unknown", "seat-1"), UnknownCards("seat-1", 1)],
-                       [CardRemoved("unknown", "seat-1"), CardPlaced("7D", "seat-1"), UnknownCards("seat-1", 0)]]
+    assert reports == [[CardPlaced("unknown", "seat-1")],
+                       [CardRemoved("unknown", "seat-1"), CardPlaced("7D", "seat-1")]]
 
 
 def test_face_down_piles_count_arrivals() -> None:
@@ -143,10 +144,10 @@ def test_unknown_cards_are_the_cards_beyond_those_read_by_name() -> None:
     for state in states:
         voted = voter.vote(state)
     assert voted == {z: Counter({"QS": 1, "#unknown": 1})}  # two cards: QS and one never read
-    assert diff_states({}, voted) == [CardPlaced("QS", z), CardPlaced("unknown", z), UnknownCards(z, 1)]
+    assert diff_states({}, voted) == [CardPlaced("QS", z), CardPlaced("unknown", z)]
     # read by name in a later scene: the unknown card left, the QS came
     assert diff_states({z: Counter({"#unknown": 1})}, {z: Counter({"QS": 1})}) == [
-        CardRemoved("unknown", z), CardPlaced("QS", z), UnknownCards(z, 0)]
+        CardRemoved("unknown", z), CardPlaced("QS", z)]
     face_down_only = Voter(k=1, n=1).vote({"crib": Counter({"#down": 4})})
     assert face_down_only == {"crib": Counter({"#down": 4})}  # face-down cards are not unknown face-up ones
 

@@ -22,6 +22,8 @@ Polygon = list[list[float]]
 # named wrong: 65 px 82.5 % / 22 (precision 99.0 %), 80 px 90.1 % / 7, 100 px 92.9 % / 4, 110-150 px
 # 93.6 % / 4.
 READABLE_CARD_PX = 100.0
+# The rank-glyph sizes looked for, in units of the index length L (see Calibration.glyph_px).
+GLYPH_RANGE_L = (0.4, 1.7)
 MAX_CALIBRATION_BYTES = 1 << 20  # a calibration file is a few kB; a larger one is not one
 
 
@@ -46,7 +48,7 @@ class Calibration:
         on 32 deck designs never trained on, calibrated fans read 2,409 cards against 2,509 uncalibrated;
         from 0.4 L down they read as uncalibrated (2,509; dondorf 69 -> 86 of 100)."""
         L = self.card_width_px / CARD_W_L
-        return 0.4 * L, 1.7 * L
+        return GLYPH_RANGE_L[0] * L, GLYPH_RANGE_L[1] * L
 
     def check_size(self, frame: np.ndarray) -> None:
         """A ValueError unless `frame` has the size the table was calibrated at: zones and the card scale

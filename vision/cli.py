@@ -13,15 +13,16 @@ import cv2
 from controller.arguments import number, whole
 from controller.output_files import check_output, write_atomically, write_text_atomically
 from vision.calibration import Calibration, calibrate
-from vision.deck import DECKS, deck_named
+from vision.deck import DECKS, Deck, deck_named
 from vision.deck_check import check_deck
 from vision.detect import Detection, Detector
 from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back, what_enrolment_changes
 from vision.evaluate import SPLITS, evaluate, parse_size, read_manifest, resized, split_of
+from vision.live_enroll import Captured, LiveEnrolment, parse_order
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
-from vision.sources import check_frame_size, grab, load_image
+from vision.sources import ImageFolderSource, check_frame_size, frames, grab, load_image
 from vision.synthetic import scene_calibration
 from vision.tracking import ReaderTracker, TableTracker
 from vision.observations import observation_to_json
@@ -164,15 +165,52 @@ def _cnn_path(model: Path) -> Path:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    photos = [path for path, _ in enrollment_photos(Path(args.photos))]
-    out = check_output(args.out, option="--out", inputs=(args.photos, args.model, *photos), force=args.force,
-                       ours=is_enrolled_model)
-    model = enroll(Path(args.photos), _cnn_path(args.model), progress_bar("enrolling"))
+    if (args.photos is None) == (args.source is None):
+        raise ValueError("enroll wants either a folder/manifest of photos or --live --source SPEC")
+    if args.source is not None and not args.live:
+        raise ValueError("--source is for --live enrolment (or give a folder of photos instead)")
+    deck = deck_named(args.deck)
+    photos_in = Path(args.photos) if args.photos else Path(args.keep or Path(args.out).with_suffix(""))
+    inputs = (args.photos, args.model, *(p for p, _ in enrollment_photos(photos_in))) if args.photos else (args.model,)
+    out = check_output(args.out, option="--out", inputs=inputs, force=args.force, ours=is_enrolled_model)
+    if args.live:
+        captured = _enroll_live(args, deck, photos_in)
+        if not captured.photos:
+            raise ValueError("no card was enrolled: the source gave no view of a card")
+    model = enroll(photos_in, _cnn_path(args.model), progress_bar("enrolling"))
     write_atomically(out, model.save)
     print(f"enrolled {len(model.prototypes.classes)} cards -> {args.out} (use it with --model {args.out}): "
-          f"{what_enrolment_changes(Path(args.photos), model)}")
-    print(read_back(model, Path(args.photos), deck_named(args.deck), progress_bar("reading back")).summary())
+          f"{what_enrolment_changes(photos_in, model)}")
+    print(read_back(model, photos_in, deck, progress_bar("reading back")).summary())
     return 0
+
+
+def _enroll_live(args: argparse.Namespace, deck: Deck, folder: Path) -> Captured:
+    """Walk the dealer through the deck on the camera (vision/live_enroll.py); the views go to `folder`."""
+    if folder.exists() and any(folder.iterdir()):
+        raise ValueError(f"{folder} is not empty: live enrolment writes its photos there (--keep DIR)")
+    source = open_source(args.source, _camera_size(args))
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    def ask(question: str) -> str:
+        sys.stderr.write(question)
+        sys.stderr.flush()
+        answer = sys.stdin.readline()
+        if not answer:
+            raise ValueError("no answer on standard input: enrolment stopped (use --order to enrol unattended)")
+        return answer
+
+    order = parse_order(args.order, deck) if args.order else None
+    live = LiveEnrolment(folder, deck, ask, say, order, args.views, still_frames=isinstance(source, ImageFolderSource))
+    try:
+        captured = live.run(f.image for f in frames(source))
+    finally:
+        source.close()
+    if captured.missing:
+        say(f"not enrolled (fewer than {args.views} views): {', '.join(captured.missing)}")
+    return captured
 
 
 def cmd_deckcheck(args: argparse.Namespace) -> int:
@@ -263,8 +301,18 @@ def register(subparsers: Any) -> None:
     force_flag(p)
     p.set_defaults(func=cmd_calibrate)
 
-    p = sub.add_parser("enroll", help="learn this table's deck from photos of each card")
-    p.add_argument("photos", help="folder of photos named after their card (QS.jpg) or a manifest")
+    p = sub.add_parser("enroll", help="learn this table's deck from photos of each card",
+                       description="Enrol from photos named after their card, or --live: lay the deck on the "
+                                   "table's camera one card at a time (in --order, or in any order, confirming "
+                                   "each reading), --views views of each, moved or turned between views.")
+    p.add_argument("photos", nargs="?", help="folder of photos named after their card (QS.jpg) or a manifest")
+    p.add_argument("--live", action="store_true", help="enrol from --source, walking the dealer through the deck")
+    p.add_argument("--source", help="with --live: picamera2, 0, /dev/videoN, a video file or a folder of frames")
+    p.add_argument("--size", help="with --live: ask the camera for WIDTHxHEIGHT (as watch will)")
+    p.add_argument("--order", help="with --live: the cards in the order they will be laid, e.g. AS,2S,3S "
+                                   "(default: any order, each reading confirmed)")
+    p.add_argument("--views", type=whole(1, 20), default=3, help="with --live: views kept of each card")
+    p.add_argument("--keep", help="with --live: folder for the views (default: --out without its suffix)")
     p.add_argument("--model", type=Path, default=DEFAULT_MODEL, help="CNN to build on (default: generic)")
     p.add_argument("--out", default="enrolled.npz", help="the file to write, named exactly so")
     force_flag(p)

@@ -39,6 +39,14 @@ MIN_FILL = 0.8
 _BRIDGE = 5
 # Smallest card looked for without a calibrated size: 40 px wide, whose index glyphs are ~5 px.
 MIN_WIDTH_PX = 40
+# A region touching the frame's edge (a crop, a close-up) is a whole card only if each of its corners at
+# the edge is rounded, as a card's are (poker and bridge cards: radius 0.03-0.05 x the width); where the frame
+# cuts a card, the corner is the frame's, square and paper to its tip. Looked at: the part of the corner's
+# square of side ROUND_L x width that lies beyond the arc; rounded when under ROUND_PAPER of it is paper.
+ROUND_W = 0.03
+ROUND_PAPER = 0.5
+# A corner this close to the frame's edge (full-size px) is one the frame may have made.
+_AT_EDGE_PX = 3.0
 # Index geometry in units of L = card width / 6.4 (standard faces, see recognize.py, index length 1 L),
 # with room for 'jumbo' indices (card rooms' decks, ~1.9 L long): the window searched from the corner,
 # where an index centre may lie, its length, and how far below the card's top edge its rank's centre
@@ -133,17 +141,18 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
     h, w = frame.shape[:2]
     s = _SCALE
     small = ink_image(cv2.resize(frame, (w // s, h // s), interpolation=cv2.INTER_LINEAR))
-    _, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    level, paper = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     outlines: list[CardOutline] = []
     min_area = (0.65 * card_area if card_area else MIN_WIDTH_PX ** 2 * ASPECT[0]) / (s * s)
-    max_area = 1.4 * card_area / (s * s) if card_area else 0.25 * small.size
+    max_area = 1.4 * card_area / (s * s) if card_area else small.size  # a close-up may fill the frame
+    whole = _WholeAtEdge(frame, level)
     for cnt in contours:
         if min_area <= cv2.contourArea(cnt) <= max_area:
-            outline = _card_outline(cnt, paper.shape, card_area)
+            outline = _card_outline(cnt, paper.shape, card_area, whole)
             if outline is None:  # a court whose art reaches its edge: a paper ring broken there
                 cnt = _bridged(cnt, paper.shape)
-                outline = _card_outline(cnt, paper.shape, card_area)
+                outline = _card_outline(cnt, paper.shape, card_area, whole)
             if outline is not None:
                 outlines.append(replace(outline, paper=_paper_share(paper, cnt)))
                 cv2.drawContours(paper, [cnt], -1, 0, -1)
@@ -172,11 +181,12 @@ def _paper_share(paper: np.ndarray, cnt: np.ndarray) -> float:
     return min(1.0, cv2.countNonZero(paper[y:y + h, x:x + w]) / max(cv2.contourArea(cnt), 1.0))
 
 
-def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None) -> CardOutline | None:
-    """The quad of a 1/4-size paper region in full-size pixels, or None when it is not one whole card."""
+def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None, whole: "_WholeAtEdge"
+                  ) -> CardOutline | None:
+    """The quad of a 1/4-size paper region in full-size pixels, or None when it is not one whole card
+    (`whole` tells a card lying against the frame's edge from one the frame cuts)."""
     x, y, bw, bh = cv2.boundingRect(cnt)
-    if x == 0 or y == 0 or x + bw == shape[1] or y + bh == shape[0]:
-        return None  # cut by the frame's edge: not a whole card
+    at_edge = x == 0 or y == 0 or x + bw == shape[1] or y + bh == shape[0]
     hull = cv2.convexHull(cnt)
     approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
     if len(approx) != 4:
@@ -195,10 +205,47 @@ def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | No
     if card_area and not 0.7 * card_area <= quad_area <= 1.35 * card_area:
         return None
     if aspect < ASPECT[0]:
+        if at_edge:
+            return None  # a card cut across by the frame is near-square too
         if card_area and quad_area > SQUARE_MAX_AREA * card_area:
             return None  # two cards overlapping, a little offset (foreshortening makes a card smaller, not larger)
         outline = replace(outline, corners=(0, 1, 2, 3))
+    if at_edge and not whole(outline):
+        return None  # cut by the frame's edge: not a whole card
     return outline
+
+
+class _WholeAtEdge:
+    """Is an outline against the frame's edge a whole card: is every corner of its quad that lies at the
+    edge rounded (see ROUND_W)? Paper: the full-size frame's ink image at the outline search's level."""
+
+    def __init__(self, frame: np.ndarray, level: float) -> None:
+        self.frame = frame
+        self.level = level
+        self._ink: np.ndarray | None = None
+        # the corner's square on a 16 x 16 grid (units of its side), the part beyond the quarter circle
+        u, v = np.meshgrid((np.arange(16) + 0.5) / 16, (np.arange(16) + 0.5) / 16)
+        beyond = np.hypot(1 - u, 1 - v) > 1
+        self.grid = np.stack([u[beyond], v[beyond]], axis=1)
+
+    def __call__(self, outline: CardOutline) -> bool:
+        if self._ink is None:
+            self._ink = ink_image(self.frame)
+        ink = self._ink
+        h, w = ink.shape[:2]
+        q = outline.quad.astype(np.float64)
+        side = ROUND_W * outline.width
+        for k in range(4):
+            x, y = q[k]
+            if _AT_EDGE_PX < x < w - 1 - _AT_EDGE_PX and _AT_EDGE_PX < y < h - 1 - _AT_EDGE_PX:
+                continue  # a corner inside the frame is the card's own
+            along = [(q[(k + 1) % 4] - q[k]), (q[(k + 3) % 4] - q[k])]
+            along = [a / np.linalg.norm(a) * side for a in along]
+            points = q[k] + self.grid[:, :1] * along[0] + self.grid[:, 1:] * along[1]
+            px = np.clip(np.round(points).astype(int), 0, [w - 1, h - 1])
+            if np.mean(ink[px[:, 1], px[:, 0]] > self.level) >= ROUND_PAPER:
+                return False
+        return True
 
 
 def _sharp_corners(points: np.ndarray, approx: np.ndarray) -> np.ndarray | None:

@@ -23,6 +23,7 @@ from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
+from vision.working_scale import at_full_size, expected_length, resized, working_scale
 
 # An index that is at least this likely to be a real index (whatever its class) is reported as unknown.
 INDEX_LIKELY = 0.7
@@ -169,7 +170,8 @@ class Recognizer:
         unread = [o for o in outlines if id(o) not in seen and o.paper >= FACE_PAPER]  # not a back's border
         handed_over = {id(o) for o in unread}
         blacked_out = [o for o in outlines if id(o) not in handed_over]
-        more = general_candidates(frame, self.glyph_px, rest, blacked_out, bool(unread))
+        scale = working_scale(expected_length(self.glyph_px, outlines))
+        more = general_candidates(frame, self.glyph_px, rest, blacked_out, bool(unread), scale)
         if more:
             readings += self._readings(frame, more, [-1] * len(more), colourful, threshold)
             on_card |= {id(c): o for c in more for o in unread if cv2.pointPolygonTest(o.quad, c.centre, False) >= 0}
@@ -419,18 +421,23 @@ def index_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None = N
     frame = as_bgr(frame)
     outlines, rest = find_outlines(frame, card_area)
     cands, owners = corner_candidates(frame, outlines)
-    more = general_candidates(frame, glyph_px, rest, outlines)
+    more = general_candidates(frame, glyph_px, rest, outlines, scale=working_scale(expected_length(glyph_px, outlines)))
     return cands + more, owners + [-1] * len(more), outlines
 
 
 def general_candidates(frame: np.ndarray, glyph_px: tuple[float, float] | None, rest: np.ndarray,
-                       blacked_out: list[CardOutline], unread: bool = False) -> list[IndexCandidate]:
+                       blacked_out: list[CardOutline], unread: bool = False, scale: float = 1.0
+                       ) -> list[IndexCandidate]:
     """The general proposer's candidates over the frame with the `blacked_out` isolated cards erased, when
     enough paper is left outside the isolated cards (`rest`, find_outlines' 1/4-size mask) or an
-    isolated card is `unread`."""
+    isolated card is `unread`; searched on the frame resized by `scale` (working_scale.py), in full-size
+    pixels."""
     if not unread and cv2.countNonZero(rest) < _REST_MIN_PX:
         return []
-    ink = ink_image(frame)
+    small = frame if scale == 1.0 else resized(frame, scale)
+    ink = ink_image(small)
     for o in blacked_out:
-        cv2.fillConvexPoly(ink, np.round(o.quad).astype(np.int32), 0)
-    return propose_indices(frame, glyph_px, ink)
+        cv2.fillConvexPoly(ink, np.round((o.quad + 0.5) * scale - 0.5).astype(np.int32), 0)
+    sizes = None if glyph_px is None else (glyph_px[0] * scale, glyph_px[1] * scale)
+    found = propose_indices(small, sizes, ink)
+    return found if scale == 1.0 else at_full_size(found, scale)

@@ -14,7 +14,7 @@ import numpy as np
 from vision.covered import CoveredCards
 from vision.detect import Detection, FaceDownGroup
 from vision.observations import (OFF_ZONE, READER, UNKNOWN_CARD, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount,
-                                 TableChange, UnknownCards)
+                                 TableChange)
 from vision.readings import UNKNOWN, CardReading
 
 class ChangeDetector:
@@ -196,8 +196,9 @@ class Voter:
 
 def diff_states(old: ZoneState, new: ZoneState) -> list[TableChange]:
     """Per zone: the cards that left it, those that came (an unreadable one as "unknown": the session must
-    hear that a card was laid even when it cannot be named), then its changed face-down and unreadable
-    counts."""
+    hear that a card was laid even when it cannot be named), then its changed face-down count. An
+    unreadable card is reported once, as that card: an `UnknownCards` count besides would tell the
+    session of it twice (and hold the table twice for one card)."""
     obs: list[TableChange] = []
     for zone in sorted(set(old) | set(new)):
         a, b = old.get(zone, Counter()), new.get(zone, Counter())
@@ -206,8 +207,6 @@ def diff_states(old: ZoneState, new: ZoneState) -> list[TableChange]:
         obs.extend(CardPlaced(card, zone) for card, key in cards for _ in range(b[key] - a[key]))
         if a["#down"] != b["#down"]:
             obs.append(FaceDownCount(zone, b["#down"]))
-        if a["#unknown"] != b["#unknown"]:
-            obs.append(UnknownCards(zone, b["#unknown"]))
     return obs
 
 

@@ -65,7 +65,7 @@ class JournaledTable:
         if len(self.session.games) > self._games:
             self._next_game()
             return step
-        accepted = [entry["event"] for entry in step.events if entry["ok"]]
+        accepted = step.accepted
         if not accepted and len(self.session.history) < len(self._kept):  # UNDO took one back
             undone = self._kept.pop()
             if journaled is None or undone not in journaled.undone:

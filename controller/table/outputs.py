@@ -6,9 +6,8 @@ engine's pegs, never from a second copy of the pegging rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from ..cribbage.game import CribbageGame
+from ..engine import Judged
 from ..hardware.buzzer import Sound
 from ..hardware.status_light import LightStatus
 from ..pegboard.state import BoardState, Mode, Track
@@ -39,11 +38,11 @@ def board_state(game: CribbageGame) -> BoardState:
     return BoardState(tracks, target, mode=mode, mode_track=winner % len(tracks))
 
 
-def derive_outputs(board: BoardState | None, judged: list[dict[str, Any]], hold: Hold | None,
+def derive_outputs(board: BoardState | None, judged: list[Judged], hold: Hold | None,
                    fanfare: list[Sound], refused_press: str | None, notice: str | None,
                    just_won: bool, secret: bool = False) -> Outputs:
     """`secret`: the input was a card only the deal reader saw; the public notice must not name it."""
-    refusals = [SECRET_REFUSAL if secret else entry["error"] for entry in judged if not entry["ok"]]
+    refusals = [SECRET_REFUSAL if secret else entry.error for entry in judged if entry.error is not None]
     wrong = bool(refusals) or refused_press is not None or (hold is not None and hold.reason in ("refused",
                                                                                                   "misplaced"))
     sounds = ([Sound.ILLEGAL] if wrong else []) + fanfare + ([Sound.WIN] if just_won else [])

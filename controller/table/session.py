@@ -14,7 +14,7 @@ from typing import Any, Callable
 from vision.observations import CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount, UnknownCards
 
 from ..cards import Card
-from ..engine import Effect, Engine, Event, IllegalEvent, effects_json
+from ..engine import Engine, Event, IllegalEvent, Judged
 from ..games import new_game
 from ..history import Header
 from ..replay import judge
@@ -38,11 +38,21 @@ class PlayedGame:
 
 @dataclass
 class Step:
-    """What one input did: the events judged, the hold now, and what the table shows."""
+    """What one input did: the events judged (with the engine's typed effects), the hold now, and what
+    the table shows."""
 
-    events: list[dict[str, Any]]  # each {"event", "ok", "effects" | "error"}, as replay reports it
+    judged: list[Judged]
     hold: Hold | None
     outputs: Outputs
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The events judged as JSON, each {"event", "ok", "effects" | "error"}, as replay reports them."""
+        return [judged.to_json() for judged in self.judged]
+
+    @property
+    def accepted(self) -> list[Event]:
+        return [judged.event for judged in self.judged if judged.ok]
 
     def to_json(self, number: int) -> dict[str, Any]:
         return {"n": number, "events": self.events, "hold": None if self.hold is None else self.hold.to_json()}
@@ -60,8 +70,7 @@ class TableSession:
         self.table = TablePicture()
         self.hold: Hold | None = None
         self._waiting: list[TableInput] = []  # inputs that came while on hold, judged once it is resolved
-        self._judged: list[dict[str, Any]] = []  # what the input being fed made, as replay reports it
-        self._effects: list[Effect] = []  # the effects of its accepted events
+        self._judged: list[Judged] = []  # what the input being fed made
         self._refused_press: str | None = None
         self._notice: str | None = None
         self._start_game(setup)
@@ -89,13 +98,14 @@ class TableSession:
     # ----- feeding -------------------------------------------------------------------------------
 
     def feed(self, item: TableInput) -> Step:
-        self._judged, self._effects, self._refused_press, self._notice = [], [], None, None
+        self._judged, self._refused_press, self._notice = [], None, None
         won_before = self.engine.game_over
         if self.hold is None:
             self._handle(item)
         else:
             self._while_held(item)
-        outputs = derive_outputs(self.mapper.board(), self._judged, self.hold, self.mapper.fanfare(self._effects),
+        effects = [effect for judged in self._judged for effect in judged.effects]
+        outputs = derive_outputs(self.mapper.board(), self._judged, self.hold, self.mapper.fanfare(effects),
                                  self._refused_press, self._notice, self.engine.game_over and not won_before,
                                  secret=isinstance(item, CardPlaced) and item.zone == READER)
         return Step(self._judged, self.hold, outputs)
@@ -236,11 +246,10 @@ class TableSession:
                 try:
                     effects = judge(self.engine, self.setup.game, event)
                 except IllegalEvent as error:
-                    self._judged.append({"event": event, "ok": False, "error": str(error)})
+                    self._judged.append(Judged(event, error=str(error)))
                     return str(error)
                 self.history.append(event)
-                self._effects += effects
-                self._judged.append({"event": event, "ok": True, "effects": effects_json(effects)})
+                self._judged.append(Judged(event, tuple(effects)))
             events = [] if self.engine.game_over else self.mapper.due()
         return None
 

@@ -1,9 +1,10 @@
 """The physical card table: which cards lie where, face up or down, and the moves players make on it.
 
 Every move changes what lies in the zones and says what a camera over the table should see change
-(`TableChange`s: a card placed in a zone, one removed, a new face-down count, unreadable cards). Cards
-lie where real players put them: a row inside their zone, each card overlapping the one before it no
-more than a hand laid out on a table does; face-down cards squared onto a pile with a little offset.
+(`TableChange`s: a card placed in a zone, an unreadable one as "unknown"; one removed; a new face-down
+count). Cards lie where real players put them: a row inside their zone, each card overlapping the one
+before it no more than a hand laid out on a table does; face-down cards squared onto a pile with a
+little offset.
 The scene (`scene()`) is what vision.synthetic renders.
 """
 from __future__ import annotations
@@ -77,21 +78,34 @@ class ZoneBox:
         return cv2.perspectiveTransform(corners, camera_homography(style))[0].astype(float).tolist()
 
 
+MAX_SEATS = 6  # beyond six, a seat's row leaves too little of each card for its index to be read
+
+
 def table_layout(style: SceneStyle, seats: int) -> dict[str, ZoneBox]:
     """The demo table's zones on the table plane, sized from the card: a seat's row (four face-up cards
     and a pile) along the near and far edges for two players, down the left and right edges too for
-    three or four; between the rows the crib (its pile in the middle, four cards when turned up), the
-    starter and the centre."""
-    if not 1 <= seats <= 4:
-        raise ValueError(f"the demo table seats 1 to 4 players, not {seats}")
+    three or four; five or six sit two to each of the near and far edges, the rows closer (each card
+    still showing its index), one down each side. Between the rows the crib (its pile in the middle,
+    four cards when turned up), the starter and the centre."""
+    if not 1 <= seats <= MAX_SEATS:
+        raise ValueError(f"the demo table seats 1 to {MAX_SEATS} players, not {seats}")
     w, h = style.size
     card_w, card_h = style.card_width, style.card_width * FACE_H / FACE_W
-    row = 4 * 1.08 * card_w + card_w + 2 * MARGIN
     deep = card_h + 2 * MARGIN
-    left, right = (w - row) / 2, (w + row) / 2
-    edges = [ZoneBox(left, h - deep, right, h), ZoneBox(0, 0, left, h, along_x=False),
-             ZoneBox(left, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
-    order = [0, 2] if seats == 2 else [0, 1, 2, 3][:seats]  # two players sit opposite
+    if seats <= 4:
+        row = 4 * 1.08 * card_w + card_w + 2 * MARGIN
+        left, right = (w - row) / 2, (w + row) / 2
+        edges = [ZoneBox(left, h - deep, right, h), ZoneBox(0, 0, left, h, along_x=False),
+                 ZoneBox(left, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
+        order = [0, 2] if seats == 2 else [0, 1, 2, 3][:seats]  # two players sit opposite
+    else:
+        left, right = deep, w - deep
+        middle = (left + right) / 2
+        # round the table: the near edge right to left, the left side, the far edge, the right side
+        edges = [ZoneBox(middle, h - deep, right, h), ZoneBox(left, h - deep, middle, h),
+                 ZoneBox(0, 0, left, h, along_x=False), ZoneBox(left, 0, middle, deep),
+                 ZoneBox(middle, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
+        order = list(range(seats))
     zones = {seat_zone(i): edges[edge] for i, edge in enumerate(order)}
     crib = left + card_w + 4 * 0.5 * card_w + 2 * MARGIN  # four cards spread, each showing its index
     starter = crib + card_w + 2 * MARGIN
