@@ -15,6 +15,7 @@ what an unchanged frame costs the tracker. Single core (cv2.setNumThreads(1)).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -145,7 +146,8 @@ def large_frames(repeats: int) -> None:
     calibrated = Recognizer(glyph_px=(GLYPH_RANGE_L[0] * length, GLYPH_RANGE_L[1] * length))
     plain = Recognizer()
     working_scale = recognize.working_scale
-    print(f"\n{len(truth)} real photos upscaled to {LARGE_WIDTH} px wide, fastest of {repeats} runs")
+    print(f"\n{len(truth)} real photos upscaled to {LARGE_WIDTH} px wide, fastest of {repeats} runs; "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(f"{'photo':<16}{'full ms':>9}{'working':>9}{'calibr.':>9}{'ratio':>7}  cards (same at every scale?)")
     for name, cards in sorted(truth.items()):
         frame = frames[name]
@@ -212,7 +214,8 @@ def main() -> None:
         idle.append((time.perf_counter() - t0) * 1000)
 
     print(f"{args.frames} synthetic 1280x720 frames, {args.cards} cards each ({total} cards), 1 thread, "
-          f"fastest of {args.repeats} runs per frame")
+          f"fastest of {args.repeats} runs per frame; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores (a busy machine slows both pipelines: compare the ratio)")
     print(f"{'pipeline':<28}{'ms/frame':>10}{'right':>8}{'wrong':>8}")
     for name, label in (("ours", "ours (index CNN)"), ("enrolled", "ours, enrolled (CNN+protos)"),
                         ("baseline", "baseline (contour+template)")):

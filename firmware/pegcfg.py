@@ -1,4 +1,5 @@
-"""This board's wiring: edit before `cardtable firmware flash`."""
+"""The default board wiring. For another board: `cardtable firmware wiring > pegcfg.py`, edit that copy,
+`cardtable firmware flash --pegcfg pegcfg.py` (only NAME = value lines)."""
 
 # Strip layout (see board.Geometry): 2 tracks x (121 holes + start hole) = 244 LEDs.
 GEOMETRY = {"tracks": 2, "holes": 121, "row": 30, "order": "track", "serpentine": True}

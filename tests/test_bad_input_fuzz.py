@@ -221,9 +221,10 @@ def test_any_manifest_text_is_rows_or_a_value_error(tmp_path: Path, text: str) -
 
 # `demo` and `firmware simulate` would run a game or a board for real: their arguments have their own tests
 WORDS = ["replay", "ferbli", "rank", "advise", "vision", "detect", "eval", "calibrate", "capture", "enroll",
-         "firmware", "flash", "--threshold", "--resize", "--size", "--out", "--force", "--json", "--dealer",
-         "--pone", "--delay", "--link", "--deck", "--seats", "--timeout", "--skip", "AS", "10♥️", "KX", "0", "-1",
-         "nan", "inf", "2", "1e999", "0x0", "100000x100000", "{missing}", "{file}", "{folder}", ""]
+         "firmware", "flash", "--pegcfg", "wiring", "--threshold", "--resize", "--size", "--out", "--force",
+         "--json", "--dealer", "--pone", "--delay", "--link", "--deck", "--seats", "--timeout", "--skip", "AS",
+         "10♥️", "KX", "0", "-1", "nan", "inf", "2", "1e999", "0x0", "100000x100000", "{missing}", "{file}",
+         "{folder}", ""]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -44,20 +44,65 @@ def test_flash_command_copies_everything_then_resets():
         "mpremote", "connect", "/dev/ttyACM0", "fs", "cp", "/fw/main.py", "/x/pegproto.py", ":", "+", "reset"]
 
 
-def test_flash_hands_mpremote_the_package_files_under_their_own_names(tmp_path, monkeypatch):
-    copied = {}
+@pytest.fixture
+def copied(monkeypatch):
+    """What `firmware flash` hands mpremote to copy: file name -> bytes."""
+    files = {}
 
     def mpremote(command, check):  # stands in for mpremote only: it needs a real board's raw REPL
-        files = command[command.index("cp") + 1:command.index(":")]
-        copied.update({Path(f).name: Path(f).read_bytes() for f in files})
+        paths = command[command.index("cp") + 1:command.index(":")]
+        files.update({Path(f).name: Path(f).read_bytes() for f in paths})
         return subprocess.CompletedProcess(command, 0)
 
     monkeypatch.setattr(firmware, "mpremote_command", lambda: ["mpremote"])
     monkeypatch.setattr(firmware.subprocess, "run", mpremote)
+    return files
+
+
+def test_flash_hands_mpremote_the_package_files_under_their_own_names(tmp_path, copied):
     with VirtualPegBoard(link_path=tmp_path / "pb") as board:
         assert cli.main(["firmware", "flash", "--port", board.port_path]) == 0
     assert copied == {f.name: f.read_bytes() for f in firmware.firmware_files()}
     assert "main.py" in copied and "pegproto.py" in copied and "__init__.py" not in copied
+
+
+def test_flash_takes_this_boards_wiring_from_an_edited_copy(tmp_path, copied, capsys):
+    assert cli.main(["firmware", "wiring"]) == 0
+    shipped = capsys.readouterr().out
+    assert shipped == (firmware.firmware_folder() / "pegcfg.py").read_text()
+    wiring = tmp_path / "pegcfg.py"
+    wiring.write_text(shipped.replace("LED_PIN = 16", "LED_PIN = 2"))
+    with VirtualPegBoard(link_path=tmp_path / "pb") as board:
+        assert cli.main(["firmware", "flash", "--port", board.port_path, "--pegcfg", str(wiring)]) == 0
+    assert copied["pegcfg.py"] == wiring.read_bytes() and b"LED_PIN = 2" in copied["pegcfg.py"]
+    assert copied["board.py"] == (firmware.firmware_folder() / "board.py").read_bytes()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("LED_PIN = 16", "LED_PIN = 16 +"), "not Python"),
+    (("LED_PIN = 16", "import os"), "line {line}: only NAME = value lines"),
+    (("LED_PIN = 16", "LED_PIN = PIN"), "line {line}: LED_PIN must be a plain value"),
+    (("LED_PIN = 16", "LED_PIN = '16'"), "LED_PIN must be set to a int, not '16'"),
+    (("LED_PIN = 16", "LED_PIN = True"), "LED_PIN must be set to a int, not True"),
+    (("LED_PIN = 16", ""), "LED_PIN must be set to a int"),
+    (('LINK = "usb"', 'LINK = "wifi"'), "LINK must be one of usb, uart, not 'wifi'"),
+    (('"holes": 121', '"holes": 100'), "GEOMETRY: holes must be 61 or 121"),
+    (('"holes": 121', '"hole": 121'), "GEOMETRY: "),
+])
+def test_a_wiring_the_board_could_not_boot_with_is_refused_before_flashing(tmp_path, copied, capsys, edit, message):
+    wiring = tmp_path / "pegcfg.py"
+    shipped = (firmware.firmware_folder() / "pegcfg.py").read_text()
+    assert edit[0] in shipped
+    line = shipped[:shipped.index(edit[0])].count("\n") + 1
+    wiring.write_text(shipped.replace(*edit))
+    assert cli.main(["firmware", "flash", "--port", str(tmp_path / "ttyACM9"), "--pegcfg", str(wiring)]) == 2
+    assert f"cardtable firmware flash: error: --pegcfg {wiring}: {message.format(line=line)}" in capsys.readouterr().err
+    assert copied == {}
+
+
+def test_a_missing_wiring_file_is_named(tmp_path, copied, capsys):
+    assert cli.main(["firmware", "flash", "--pegcfg", str(tmp_path / "mine.py")]) == 2
+    assert f"--pegcfg {tmp_path / 'mine.py'}: No such file or directory" in capsys.readouterr().err
 
 
 def test_missing_mpremote_is_a_clear_error(monkeypatch, capsys):

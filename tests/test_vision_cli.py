@@ -23,9 +23,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_detect_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     photo = sorted((DATA / "ammememe_roboflow" / "overhead").glob("*.jpg"))[0]
-    code, out, _ = run(capsys, "detect", str(photo), str(tmp_path / "missing.jpg"), "--json")
+    code, out, err = run(capsys, "detect", str(photo), str(tmp_path / "missing.jpg"), "--json")
     result = json.loads(out)
     assert code == 1  # one image failed
+    assert err == "cardtable vision detect: 1 of 2 images could not be read\n"
     assert result[1] == {"image": str(tmp_path / "missing.jpg"), "error": f"image not found: {tmp_path / 'missing.jpg'}"}
     cards = result[0]["cards"]
     assert cards and all(set(c) == {"card", "confidence", "quad"} for c in cards)

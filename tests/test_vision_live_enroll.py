@@ -16,7 +16,7 @@ import pytest
 from vision.deck import FULL_DECK, PIQUET_DECK
 from vision.enroll import enroll, enrollment_photos
 from vision.evaluate import evaluate, read_manifest
-from vision.live_enroll import LiveEnrolment, deck_order, parse_order
+from vision.live_enroll import LiveEnrolment, deck_order, parse_card_file, parse_order
 from vision.recognize import Recognizer
 from vision.sources import ImageFolderSource, frames, load_image
 
@@ -32,7 +32,13 @@ def _held_out(recognizer: Recognizer) -> dict[str, object]:
 
 
 def _cards_in_file_order() -> list[str]:
-    return list(dict.fromkeys(f"{card}" for card in (p.stem.split("_")[0] for p, _ in enrollment_photos(ENROL))))
+    return list(dict.fromkeys(parse_card_file(p) for p, _ in enrollment_photos(ENROL)))
+
+
+def _enroll(*args: str) -> subprocess.CompletedProcess[str]:
+    """`cardtable vision enroll ARGS` in a child process, nobody at its standard input."""
+    return subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
 
 
 class Dealer:
@@ -113,10 +119,8 @@ def test_the_command_enrols_from_a_video_and_reads_the_views_back(tmp_path: Path
     photos = [p for p, _ in enrollment_photos(ENROL)][:6]  # 3 cards, 2 views each
     _video(tmp_path / "deal.avi", photos, hold=3)
     order = ",".join(dict.fromkeys(p.stem.split("_")[0] for p in photos))
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", "--live", "--source",
-                           str(tmp_path / "deal.avi"), "--order", order, "--views", "2", "--out",
-                           str(tmp_path / "deck.npz")], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          stdin=subprocess.DEVNULL)
+    done = _enroll("--live", "--source", str(tmp_path / "deal.avi"), "--order", order, "--views", "2",
+                   "--out", str(tmp_path / "deck.npz"))
     assert done.returncode == 0, done.stderr
     assert "3/3 cards" in done.stderr and "done" in done.stderr
     assert sorted(p.name for p in (tmp_path / "deck").iterdir()) == sorted(
@@ -131,23 +135,39 @@ def test_one_view_per_card_is_said_to_change_nothing(tmp_path: Path) -> None:
     for n, p in enumerate(photos):
         (frames_dir / f"{n:03d}.jpg").write_bytes(p.read_bytes())
     order = ",".join(p.stem.split("_")[0] for p in photos)
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", "--live", "--source",
-                           str(frames_dir), "--order", order, "--views", "1", "--out", str(tmp_path / "d.npz")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    done = _enroll("--live", "--source", str(frames_dir), "--order", order, "--views", "1",
+                   "--out", str(tmp_path / "d.npz"))
     assert done.returncode == 0, done.stderr
     assert "one photo per card" in done.stdout and "reads exactly as the generic recognizer does" in done.stdout
 
 
+def test_a_view_that_does_not_read_back_is_taken_again(tmp_path: Path) -> None:
+    """The second view of 10H is out of focus: the card is seen, so it is kept as the order's 10H, but the
+    enrolled deck does not read it back; the dealer is asked to lay 10H again, and the next frame (a sharp
+    view) replaces it."""
+    frames_dir = tmp_path / "frames"
+    frames_dir.mkdir()
+    blurred = cv2.GaussianBlur(load_image(ENROL / "10H_2.jpg"), (0, 0), 8)
+    shown = [load_image(ENROL / "10H_1.jpg"), blurred, load_image(ENROL / "2D_1.jpg"), load_image(ENROL / "2D_2.jpg"),
+             load_image(ENROL / "10H_2.jpg")]
+    for n, image in enumerate(shown):
+        cv2.imwrite(str(frames_dir / f"{n:02d}.png"), image)
+    done = _enroll("--live", "--source", str(frames_dir), "--order", "10H,2D", "--views", "2",
+                   "--out", str(tmp_path / "d.npz"))
+    assert done.returncode == 0, done.stderr
+    assert "not read: 10H_2.png" in done.stderr and "re-take" in done.stderr and "lay 10H" in done.stderr
+    assert "read back 4 of 4 photos; not read: none" in done.stdout
+    kept = load_image(tmp_path / "d" / "10H_2.png")
+    assert np.abs(kept.astype(int) - shown[4]).mean() < np.abs(kept.astype(int) - blurred).mean()
+
+
 def test_bad_live_enrolment_input(tmp_path: Path) -> None:
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "controller.cli", "vision", "enroll", *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
-    both = run(str(ENROL), "--live", "--source", str(ENROL), "--out", str(tmp_path / "a.npz"))
+    both = _enroll(str(ENROL), "--live", "--source", str(ENROL), "--out", str(tmp_path / "a.npz"))
     assert both.returncode == 2 and "either a folder/manifest of photos or --live" in both.stderr
-    bad_order = run("--live", "--source", str(ENROL), "--order", "AS,AS", "--out", str(tmp_path / "b.npz"))
+    bad_order = _enroll("--live", "--source", str(ENROL), "--order", "AS,AS", "--out", str(tmp_path / "b.npz"))
     assert bad_order.returncode == 2 and "AS more than once" in bad_order.stderr
     (tmp_path / "c").mkdir()
     (tmp_path / "c" / "old.png").write_bytes(b"")
-    full = run("--live", "--source", str(ENROL), "--keep", str(tmp_path / "c"), "--out", str(tmp_path / "c.npz"))
+    full = _enroll("--live", "--source", str(ENROL), "--keep", str(tmp_path / "c"), "--out", str(tmp_path / "c.npz"))
     assert full.returncode == 2 and "is not empty" in full.stderr
     assert not (tmp_path / "a.npz").exists() and not (tmp_path / "b.npz").exists()

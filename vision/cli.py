@@ -16,9 +16,10 @@ from vision.calibration import Calibration, calibrate
 from vision.deck import DECKS, Deck, deck_named
 from vision.deck_check import check_deck
 from vision.detect import Detection, Detector
-from vision.enroll import enroll, enrollment_photos, is_enrolled_model, read_back, what_enrolment_changes
+from vision.enroll import (EnrolledModel, ReadBack, enroll, enrollment_photos, is_enrolled_model, read_back,
+                           what_enrolment_changes)
 from vision.evaluate import SPLITS, evaluate, parse_size, read_manifest, resized, split_of
-from vision.live_enroll import Captured, LiveEnrolment, parse_order
+from vision.live_enroll import LiveEnrolment, parse_order
 from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
@@ -62,7 +63,10 @@ def cmd_detect(args: argparse.Namespace) -> int:
             results.append((path, detector.detect(load_image(path))))
         except ValueError as exc:
             results.append((path, str(exc)))
-    status = 1 if any(isinstance(r, str) for _, r in results) else 0
+    failed = sum(isinstance(r, str) for _, r in results)
+    status = 1 if failed else 0
+    if failed:  # also on stderr: the results on stdout may be going to a file
+        print(f"{args.command_name}: {failed} of {len(results)} images could not be read", file=sys.stderr)
     if args.json:
         print(json.dumps([{"image": path, **({"error": r} if isinstance(r, str) else r.to_json())}
                           for path, r in results], indent=2))
@@ -174,19 +178,25 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     inputs = (args.photos, args.model, *(p for p, _ in enrollment_photos(photos_in))) if args.photos else (args.model,)
     out = check_output(args.out, option="--out", inputs=inputs, force=args.force, ours=is_enrolled_model)
     if args.live:
-        captured = _enroll_live(args, deck, photos_in)
-        if not captured.photos:
-            raise ValueError("no card was enrolled: the source gave no view of a card")
-    model = enroll(photos_in, _cnn_path(args.model), progress_bar("enrolling"))
+        model, back = _enroll_live(args, deck, photos_in)
+    else:
+        model, back = _enrolled(args, photos_in, deck)
     write_atomically(out, model.save)
     print(f"enrolled {len(model.prototypes.classes)} cards -> {args.out} (use it with --model {args.out}): "
           f"{what_enrolment_changes(photos_in, model)}")
-    print(read_back(model, photos_in, deck, progress_bar("reading back")).summary())
+    print(back.summary())
     return 0
 
 
-def _enroll_live(args: argparse.Namespace, deck: Deck, folder: Path) -> Captured:
-    """Walk the dealer through the deck on the camera (vision/live_enroll.py); the views go to `folder`."""
+def _enrolled(args: argparse.Namespace, photos: Path, deck: Deck) -> tuple[EnrolledModel, ReadBack]:
+    """The deck enrolled from `photos`, and those photos read back by it (the test deal)."""
+    model = enroll(photos, _cnn_path(args.model), progress_bar("enrolling"))
+    return model, read_back(model, photos, deck, progress_bar("reading back"))
+
+
+def _enroll_live(args: argparse.Namespace, deck: Deck, folder: Path) -> tuple[EnrolledModel, ReadBack]:
+    """Walk the dealer through the deck on the camera (vision/live_enroll.py), the views going to
+    `folder`; enrol from them, and have each view the enrolled deck does not read back taken again, once."""
     if folder.exists() and any(folder.iterdir()):
         raise ValueError(f"{folder} is not empty: live enrolment writes its photos there (--keep DIR)")
     source = open_source(args.source, _camera_size(args))
@@ -206,11 +216,21 @@ def _enroll_live(args: argparse.Namespace, deck: Deck, folder: Path) -> Captured
     live = LiveEnrolment(folder, deck, ask, say, order, args.views, still_frames=isinstance(source, ImageFolderSource))
     try:
         captured = live.run(f.image for f in frames(source))
+        if not captured.photos:
+            raise ValueError("no card was enrolled: the source gave no view of a card")
+        if captured.missing:
+            say(f"not enrolled (fewer than {args.views} views): {', '.join(captured.missing)}")
+        model, back = _enrolled(args, folder, deck)
+        failed = [folder / name for name in back.unread + [name for name, _ in back.wrong]]
+        if failed and not getattr(source, "exhausted", False):
+            say(f"{back.summary()}\nre-take: each card not read back, once more")
+            retaken = live.retake(failed, (f.image for f in frames(source)))
+            if retaken.missing:
+                say(f"not re-taken: {', '.join(retaken.missing)}")
+            model, back = _enrolled(args, folder, deck)
     finally:
         source.close()
-    if captured.missing:
-        say(f"not enrolled (fewer than {args.views} views): {', '.join(captured.missing)}")
-    return captured
+    return model, back
 
 
 def cmd_deckcheck(args: argparse.Namespace) -> int:

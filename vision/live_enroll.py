@@ -55,6 +55,11 @@ def parse_order(text: str, deck: Deck) -> list[str]:
     return cards
 
 
+def parse_card_file(path: Path) -> str:
+    """The card an enrolment photo's name gives (QS_2.png -> QS)."""
+    return card_name(*parse_card(path.stem))
+
+
 def _small(image: np.ndarray) -> np.ndarray:
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     return cv2.resize(grey, (max(1, grey.shape[1] // 8), max(1, grey.shape[0] // 8)),
@@ -122,6 +127,18 @@ class LiveEnrolment:
         missing = [c for c in self.cards if c not in self.progress.done]
         return Captured(self.photos, missing, self.retakes)
 
+    def retake(self, photos: list[Path], frames: Iterable[np.ndarray]) -> Captured:
+        """Lay again the cards of `photos` (views the enrolled deck did not read back): those files are
+        removed, and one new view of each card is taken, in their order. The first view must differ from
+        the last one kept (the card lying there is not taken for the first card asked for)."""
+        cards = list(dict.fromkeys(parse_card_file(path) for path in photos))
+        for path in photos:
+            path.unlink()
+            self.photos[parse_card_file(path)].remove(path)
+        self.order = self.cards = cards
+        self.progress = Progress(len(cards), 1)
+        return self.run(frames)
+
     def offer(self, image: np.ndarray) -> bool:
         """Look at one frame; True when it was kept as a view."""
         small = _small(image)
@@ -179,8 +196,9 @@ class LiveEnrolment:
         p = self.progress
         if p.current != card:  # a new card (in any order, the previous one stays short of views)
             p.current, p.current_views = card, len(self.photos.get(card, []))
-        path = self.folder / f"{card}_{p.current_views + 1}.png"
         self.folder.mkdir(parents=True, exist_ok=True)
+        path = next(self.folder / f"{card}_{n}.png" for n in range(1, len(self.photos.get(card, [])) + 2)
+                    if not (self.folder / f"{card}_{n}.png").exists())  # a re-take fills the gap it left
         if not cv2.imwrite(str(path), image):
             raise ValueError(f"cannot write enrolment photo {path}")
         self.photos.setdefault(card, []).append(path)

@@ -19,6 +19,7 @@ import serial
 from controller.pegboard.firmware_source import codec_source, firmware_folder, firmware_sources
 from controller.pegboard.link import release_to_repl
 from controller.pegboard.virtual import VirtualPegBoard, check_link_path
+from controller.pegboard.wiring import read_wiring
 
 RP2040_VID = 0x2E8A  # Raspberry Pi's USB vendor id: MicroPython on an RP2040 enumerates with it
 
@@ -63,10 +64,12 @@ def _flash(args: argparse.Namespace) -> int:
     # mpremote copies files by path and names each on the board after it: the resources are written out
     # under their own names (an installed package's files need not be files of their own)
     with tempfile.TemporaryDirectory(prefix="cardtable-firmware-") as folder:
+        wiring = read_wiring(Path(args.pegcfg)) if args.pegcfg else None
         paths = []
         for source in firmware_files():
-            paths.append(Path(folder, source.name))
-            paths[-1].write_bytes(source.read_bytes())
+            path = Path(folder, source.name)
+            path.write_bytes(wiring if wiring is not None and path.name == "pegcfg.py" else source.read_bytes())
+            paths.append(path)
         return _flash_files(args, paths)
 
 
@@ -92,6 +95,11 @@ def _detect_port() -> str:
     return find_board_port(list_ports.comports())
 
 
+def _wiring(args: argparse.Namespace) -> int:
+    print(firmware_folder().joinpath("pegcfg.py").read_text(encoding="utf-8"), end="")
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
     check_link_path(Path(args.link))
     board = VirtualPegBoard({"tracks": args.tracks, "holes": args.holes}, link_path=args.link)
@@ -114,7 +122,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="firmware_command", required=True, metavar="ACTION")
     flash = commands.add_parser("flash", help="copy the firmware to the RP2040 with mpremote")
     flash.add_argument("--port", help="serial port of the board (default: the one USB VID 2e8a device)")
+    flash.add_argument("--pegcfg", metavar="FILE",
+                       help="this board's wiring, flashed as pegcfg.py (default: the shipped one; see wiring)")
     flash.set_defaults(func=_flash)
+    wiring = commands.add_parser("wiring", help="print the shipped pegcfg.py, to edit and flash with --pegcfg")
+    wiring.set_defaults(func=_wiring)
     simulate = commands.add_parser("simulate", help="run the firmware on a virtual board behind a pty")
     simulate.add_argument("--link", default="/tmp/cardtable-pegboard", help="symlink to the pty to create")
     simulate.add_argument("--tracks", type=int, default=2, choices=(2, 3))

@@ -38,14 +38,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 def serve(path: Path) -> int:
     config = load_config(path)
     from ..service.loop import TableService  # the session, vision and gpiozero load once the config is good
-    from ..service.panel import PanelServer
+    from ..service.panel import PanelPortError, PanelServer
 
     service = TableService(config)
     try:  # binds the port now: one in use is refused before play starts
         panel = PanelServer.for_service(service)
-    except OSError as error:
-        where = f"{config.panel.host}:{config.panel.port}"
-        raise ConfigError("panel.port", f"cannot serve the panel on {where}: {error.strerror}") from None
+    except PanelPortError as error:
+        raise ConfigError("panel.port", str(error)) from None
     log.info("the panel: %s (console: %s)", panel.url(), panel.url("/console"))
     # A club evening: the hub and the journal also go to the club's broker (controller/club/).
     publisher = ClubPublisher(config.club, service.hub, config.state_directory) if config.club.enabled else None

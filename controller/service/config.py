@@ -27,6 +27,7 @@ DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 GAMES = ("cribbage", "femkort", "ferbli")
 DECKS = ("52", "32")
 SYNTHETIC = "synthetic"  # the source synthetic[:SEED]
+MAX_READS = 8
 
 
 class ConfigError(ValueError):
@@ -50,8 +51,14 @@ class CameraConfig:
     enrolment: Path | None = field(default=None, metadata=_must_exist())  # an enrolled deck (.npz)
     deck: str = "52"
     fps: float = 15.0
+    reads: int = 5  # frames recognised once a scene has settled
+    votes: int = 3  # of those reads, how many must see a card for it to count
 
     def __post_init__(self) -> None:
+        if not 1 <= self.reads <= MAX_READS:
+            raise ValueError(f"reads: must be 1..{MAX_READS}, not {self.reads}")
+        if not 1 <= self.votes <= self.reads:
+            raise ValueError(f"votes: must be 1..reads ({self.reads}), not {self.votes}")
         if self.deck not in DECKS:
             raise ValueError(f"deck: must be one of {', '.join(DECKS)}, not {self.deck!r}")
         if self.fps <= 0:
@@ -132,6 +139,7 @@ class GameConfig:
     dealer: int = 0
     deal: str = "closed"  # "open" when a deal reader reads every dealt card
     options: dict[str, Any] = field(default_factory=dict)
+    chips: tuple[int, ...] | None = None  # each player's chips at the start (Färbeln is played for chips)
 
     def __post_init__(self) -> None:
         if self.name not in GAMES:
@@ -142,6 +150,10 @@ class GameConfig:
             raise ValueError(f"dealer: must be a seat 0..{len(self.players) - 1}, not {self.dealer}")
         if self.deal not in ("closed", "open"):
             raise ValueError(f"deal: must be closed or open, not {self.deal!r}")
+        if self.name == "ferbli" and self.chips is None:
+            raise ValueError("chips: Färbeln is played for chips: one number per player")
+        if self.chips is not None and len(self.chips) != len(self.players):
+            raise ValueError(f"chips: one number per player ({len(self.players)}), not {list(self.chips)}")
 
 
 @dataclass(frozen=True)
@@ -315,6 +327,8 @@ calibration = "calibration.json"   # cardtable vision calibrate --empty ... --ca
 # enrolment = "enrolled.npz"       # this table's deck: cardtable vision enroll PHOTOS --out enrolled.npz
 deck = "52"                        # the deck in play: 52 (A..K), or 32 (7..A, Färbeln)
 fps = 15.0                         # frames read per second at most
+reads = 5                          # frames recognised once the table lies still
+votes = 3                          # of those, how many must see a card for it to count
 
 [reader]
 # The optional deal reader, a second small camera at the dealer's place (needed for game.deal = "open").
@@ -352,6 +366,7 @@ name = "cribbage"                  # cribbage, femkort or ferbli
 players = ["Ann", "Bo"]
 dealer = 0                         # the first dealer's seat, from 0
 deal = "closed"                    # "open" when the deal reader reads every dealt card
+# chips = [20, 20]                 # each player's chips at the start (needed for Färbeln)
 
 [game.options]
 # The game's options, as in a hand history header, e.g. target = 61
