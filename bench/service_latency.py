@@ -31,6 +31,7 @@ from controller.service.config import CameraConfig, PegBoardConfig, ServiceConfi
 from controller.service.hub import Snapshot, StateHub, TableStatus  # noqa: E402
 from controller.service.loop import TableService  # noqa: E402
 from controller.service.notify import Notifier  # noqa: E402
+from controller.table.session import Step  # noqa: E402
 from vision.observations import CameraStatus  # noqa: E402
 from vision.sources import Frame  # noqa: E402
 from vision.synthetic import SyntheticSceneSource  # noqa: E402
@@ -80,21 +81,18 @@ class TimedHub(StateHub):
         return snapshot
 
 
-class TimedService(TableService):
-    def _judge(self, item: Any, input_seq: int) -> None:
-        super()._judge(item, input_seq)
-        if not isinstance(item, CameraStatus):
-            assert isinstance(self.hub, TimedHub)
-            self.hub.sensed_t = self._last_t
-
-
-def run_service(source: SyntheticSceneSource) -> tuple[list[float], float, float, int]:
+def run_service(source: SyntheticSceneSource) -> tuple[list[tuple[float, float]], float, float, int]:
     """(latencies, CPU seconds, wall seconds, resident memory growth in KiB) of the service watching `source`."""
     with tempfile.TemporaryDirectory() as tmp:
         config = ServiceConfig(state_directory=Path(tmp), camera=CAMERA, pegboard=PegBoardConfig(enabled=False))
         hub = TimedHub()
-        service = TimedService(config, notifier=Notifier(None), hub=hub, source=source,
-                               pin_factory=MockFactory(pin_class=MockPWMPin), buzzer_tempo=20.0)
+
+        def heard(line: dict[str, Any], step: Step) -> None:  # the owner thread, before it publishes
+            if line["type"] != "camera":
+                hub.sensed_t = line["t"]  # when the observation's frame was read (the watcher's clock)
+
+        service = TableService(config, notifier=Notifier(None), hub=hub, source=source,
+                               pin_factory=MockFactory(pin_class=MockPWMPin), buzzer_tempo=20.0, on_step=heard)
         thread = threading.Thread(target=service.run)
         thread.start()
         assert hub.wait_for(0, 60) is not None, "the service did not start"

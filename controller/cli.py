@@ -38,6 +38,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "controller.commands.config": ("config", "console-pin"),
     "controller.commands.history": ("history",),
     "controller.commands.run": ("run",),
+    "controller.commands.hall": ("hall",),
 }
 
 EXIT_BAD_INPUT = 2

@@ -1,176 +1,334 @@
-"""`cardtable demo`: a whole game at a simulated table, on the real pipeline.
+"""`cardtable demo`: the table service (`cardtable run`'s own loop) at a simulated table, with the panel.
 
 Simulated players (controller.simulation) make their moves with cards on a physical table
-(controller.simulation.scene): every card move is rendered into camera frames and read by the real
-vision; what it reports, the buttons pressed and the console's entries go as table-log lines to the
-table session, which journals them, has the engine judge the events they make, and answers with sound,
-light and pegs: the real peg-board firmware behind a pty, gpiozero's buzzer and status light on mock
-pins. Now and then a player tries something illegal (a card out of turn, a false go) and takes the
-card back when the table refuses it, and now and then a card lies unreadable and the dealer names it
-at the console, so the table holds. The simulated table's own engine, told every true card, is the
-truth the session's result is checked against.
+(controller.simulation.scene): each settled scene is rendered into the frames a camera takes and handed
+to the service as its camera (scene/feed.py), read there by the real vision; the players press the
+buttons on gpiozero's mock pins; the simulated dealer makes the console's entries (naming a card nobody
+could read, Färbeln's amounts and answers, the next game) through the service's console port, as the
+panel's console does. The service journals, judges and answers with sound, light, pegs (the real
+firmware behind a pty) and the hub, which the panel serves. Now and then a player tries something
+illegal and takes the card back when the table refuses it; now and then a card lies under glare and the
+dealer names it. Game after game until stopped; each game's result in the journal is checked against
+the simulated table's own engine, told every true card.
 """
 from __future__ import annotations
 
-import io
 import random
-import tempfile
+import threading
 import time
-from contextlib import ExitStack
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from .engine import Event
-from .games import new_game
-from .hardware.buzzer import TableBuzzer
 from .hardware.config import HardwareConfig
-from .hardware.status_light import StatusLight
-from .history import Header, write_history
-from .journal import Journal
-from .narration import describe_effect, describe_event
+from .history import Header
+from .journal import JOURNAL_NAME, Journal
+from .narration import describe_judged
 from .output_files import write_text_atomically
-from .pegboard.link import LinkConfig, PegBoardLink
 from .pegboard.virtual import VirtualPegBoard
-from .simulation.scene.actions import Action, Console, Lay, Take
-from .simulation.scene.players import Players, seat_table
-from .simulation.scene.stage import Stage, table_stage
-from .table.journaled import JournaledTable
+from .service.config import CameraConfig, ConsoleConfig, GameConfig, PanelConfig, PegBoardConfig, ServiceConfig
+from .service.loop import TableService
+from .service.notify import Notifier
+from .service.panel import PanelServer
+from .service.pin import hash_pin
+from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, Take
+from .simulation.scene.camera import TableCamera
+from .simulation.scene.feed import SceneFeed, ServiceCamera
+from .simulation.scene.players import Players, SeatedGame, seat_table
+from .simulation.scene.stage import Stage
+from .simulation.scene.table import PhysicalTable
 from .table.log import TableLogHeader
-from .table.outputs import Outputs
 from .table.session import Step
+from vision.watch import SYNTHETIC_STYLE
+from web_panel.ports import ConsoleAnswer, GameStart
 
 PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 MISTAKES = 0.05  # how often a simulated player gets something wrong before a move
 UNREADABLE = 0.04  # how often a card lands where the camera cannot read it
+FPS = 15.0  # the camera's frame rate at --speed 1
+UNPACED_FPS = 10_000.0  # --speed 0: frames as fast as the vision reads them
+MOVE_PAUSE = 1.0  # seconds between moves at --speed 1: long enough to follow on a phone
+TIMEOUT = 120.0  # seconds the service may take to judge one scene (a loaded CI machine)
+MAX_TRIES = 10  # what the players and the dealer do about one hold before the demo gives up
 
 
-@dataclass
-class SimulatedHardware:
-    """The table's outputs on simulated parts: the firmware behind a pty, gpiozero on mock pins."""
-
-    board: VirtualPegBoard | None
-    link: PegBoardLink | None
-    buzzer: TableBuzzer
-    light: StatusLight
-
-    @classmethod
-    def start(cls, tracks: int | None, target: int) -> SimulatedHardware:
-        """`tracks` None: no peg board (the games played for chips)."""
-        board = link = None
-        if tracks:
-            board = VirtualPegBoard({"tracks": tracks, "holes": target})
-            board.start()
-            link = PegBoardLink(LinkConfig(port=board.port_path))
-            link.start()
-        pins = MockFactory(pin_class=MockPWMPin)  # the tonal buzzer needs PWM
-        config = HardwareConfig()
-        return cls(board, link, TableBuzzer(config, pins, tempo=4.0), StatusLight(config, pins))
-
-    def show(self, outputs: Outputs) -> None:
-        for sound in outputs.sounds:
-            self.buzzer.play(sound)
-        self.light.show(outputs.light)
-        if self.link and outputs.board:
-            self.link.set_state(outputs.board)
-
-    def close(self) -> None:
-        self.buzzer.close()
-        self.light.close()
-        if self.link and self.board:
-            self.link.stop()
-            self.board.stop()
+@dataclass(frozen=True)
+class DemoSettings:
+    game: str = "cribbage"
+    players: int = 2
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    games: int | None = None  # None: game after game until stopped
+    speed: float = 1.0  # 0: as fast as possible
+    reads: int = 5  # frames the service's vision recognises per settled scene (a card counts in most of them)
+    host: str = "127.0.0.1"
+    port: int | None = 8000  # the panel's; None: no panel
+    pin: str = "2468"  # the dealer console's
+    state: Path | None = None  # the state directory (the journal); None: a temporary one
+    history: Path | None = None  # the latest finished game's hand history goes there
+    mistakes: float = MISTAKES
+    unreadable: float = UNREADABLE
 
 
-class TableDemo:
-    """One game: the simulated players' moves made at the physical table, sensed, journaled and judged."""
+@dataclass(frozen=True)
+class GameResult:
+    """One demo game: the table's result (as the journal ended it) and the simulated table's own (the truth)."""
 
-    def __init__(self, players: Players, stage: Stage, table: JournaledTable, hardware: SimulatedHardware,
-                 out: Callable[[str], None], rng: random.Random, delay: float = 0.0, mistakes: float = MISTAKES,
-                 unreadable: float = UNREADABLE) -> None:
-        self.players, self.stage, self.table, self.hardware = players, stage, table, hardware
-        self.out, self.rng, self.delay = out, rng, delay
-        self.mistakes, self.unreadable = mistakes, unreadable
+    game_id: int
+    summary: dict[str, Any]
+    truth: dict[str, Any]
+
+    @property
+    def same_result(self) -> bool:
+        return all(self.summary.get(key) == self.truth.get(key) for key in ("scores", "chips", "winner"))
+
+
+class DemoTable:
+    """The service on simulated hardware, and the simulated players and dealer at its table."""
+
+    def __init__(self, settings: DemoSettings, state: Path, out: Callable[[str], None]) -> None:
+        self.settings, self.state, self.out = settings, state, out
+        self.rng = random.Random(settings.seed)
+        self.names = PLAYER_NAMES[:settings.players]
+        self.physical = PhysicalTable.laid_out(SYNTHETIC_STYLE, settings.players, settings.seed)
+        self.pins = MockFactory(pin_class=MockPWMPin)  # the tonal buzzer needs PWM
+        self.feed = SceneFeed()
+        self.stopping = threading.Event()
+        self.results: list[GameResult] = []
+        self.refused = self.held = 0
         self._named: list[tuple[str, str]] = []  # (zone, card): the unreadable cards the dealer has named
-        self.names = table.session.setup.players
-        # the session's steps carry effects as JSON: the narrator's own copy of the game, fed the accepted
-        # events, says them in words from the typed effects
-        self.narrator = new_game(table.session.setup)
-        self.refused = self.held = self.lines = 0
+        self._started = time.time()
+        self.hardware = HardwareConfig()  # the service's default pins, which the players press
+        self._camera: ServiceCamera | None = None
+        self.panel_url: str | None = None  # once the panel serves
 
-    def run(self) -> dict[str, Any]:
-        """Play until the simulated table's game is over; the session's summary."""
-        sim = self.players.sim
-        while (move := sim.choose()) is not None:
-            if self.rng.random() < self.mistakes:
-                for attempt in self.players.mistake(move, self.rng):
-                    self._perform(attempt)
-            for action in self.players.actions(move):
-                self._perform(self._maybe_unreadable(action))
+    def _seated(self, dealer: int) -> SeatedGame:
+        header = Header(self.settings.game, self.names, dealer, dict(self.settings.options), None)
+        return seat_table(header, self.rng)
+
+    def config(self, board: VirtualPegBoard | None, seated: SeatedGame) -> ServiceConfig:
+        self.state.mkdir(parents=True, exist_ok=True)
+        calibration = self.state / "calibration.json"
+        self.physical.calibration().save(calibration)
+        speed = self.settings.speed
+        header = seated.header
+        return ServiceConfig(
+            state_directory=self.state,
+            camera=CameraConfig(source="the simulated table", size=None, calibration=calibration,
+                                fps=FPS * speed if speed else UNPACED_FPS, reads=self.settings.reads,
+                                votes=self.settings.reads // 2 + 1),
+            pegboard=PegBoardConfig(enabled=board is not None, port=board.port_path if board else ""),
+            panel=PanelConfig(self.settings.host, self.settings.port or 0),
+            console=ConsoleConfig(pin_hash=hash_pin(self.settings.pin)),
+            game=GameConfig(header.game, header.players, header.dealer, "closed", dict(header.options), header.chips))
+
+    # --- the whole demo -----------------------------------------------------------------------------
+    def run(self) -> list[GameResult]:
+        """Play until `settings.games` are played or `stopping` is set; the games' results."""
+        seated = self._seated(0)
+        with ExitStack() as stack:
+            board = None
+            if seated.tracks:
+                board = stack.enter_context(VirtualPegBoard({"tracks": seated.tracks, "holes": seated.target}))
+            service = TableService(self.config(board, seated), notifier=Notifier(None), source=self.feed,
+                                   pin_factory=self.pins, buzzer_tempo=4.0, on_step=self._heard)
+            panel = PanelServer.for_service(service) if self.settings.port is not None else None
+            stack.enter_context(_running(service, panel, self.feed))
+            if panel is not None:
+                self.panel_url = panel.url()
+                self.out(f"spectators: {panel.url()}   dealer console: {panel.url('/console')} "
+                         f"(PIN {self.settings.pin})   state: {panel.url('/api/state')}")
+            tracker = service.camera.watcher.tracker if service.camera else None
+            assert tracker is not None, "the service started without its camera"
+            renderer = TableCamera(self.physical.calibration(), SYNTHETIC_STYLE, tracker.voter.n, tracker.voter.k,
+                                   self.settings.seed, tracker.settle_frames)
+            self._camera = ServiceCamera(renderer, self.feed, service.settled, TIMEOUT)
+            stage = Stage(self.physical, self._camera)
+            if self._taken_up(service.table.game_id, seated):  # a kept --state held a game the demo does not know
+                self._perform(service, Console({"start": self._game_start(seated)}))
+            game_id = service.table.game_id
+            while not self.stopping.is_set():
+                self._play(service, stage, seated)
+                if self.stopping.is_set():
+                    break
+                dealer = (seated.header.dealer + 1) % len(self.names)
+                truth, seated = seated.sim.game.summary(), self._seated(dealer)
+                game_id = self._next_game(service, seated, game_id, truth)
+                if self.settings.games is not None and len(self.results) >= self.settings.games:
+                    break
+        return self.results
+
+    def _taken_up(self, game_id: int, seated: SeatedGame) -> bool:
+        """Whether the service took up a game a kept state directory held (not the demo's new one)."""
+        wanted = TableLogHeader(seated.header, "closed").to_json()
+        with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
+            return journal.game(game_id).header != wanted or bool(journal.inputs(game_id))
+
+    @staticmethod
+    def _game_start(seated: SeatedGame) -> GameStart:
+        header = seated.header
+        return GameStart(header.game, header.players, header.dealer, "closed", dict(header.options), header.chips)
+
+    def _next_game(self, service: TableService, seated: SeatedGame, game_id: int, truth: dict[str, Any]) -> int:
+        """The dealer starts the next game at the console: the journal ends this one with its result."""
+        self._perform(service, Console({"start": self._game_start(seated)}))
+        with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
+            summary = journal.game(game_id).summary or {}
+        result = GameResult(game_id, summary, truth)
+        self.results.append(result)
+        self._report(result)
+        if self.settings.history is not None:  # written whole or not at all: an interrupted write leaves the old
+            with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
+                text = "".join(f"{line}\n" for line in journal.history_lines(game_id))
+            write_text_atomically(self.settings.history, text)
+            self.out(f"game {game_id}'s hand history written to {self.settings.history}")
+        return service.table.game_id
+
+    def _play(self, service: TableService, stage: Stage, seated: SeatedGame) -> None:
+        players = seated.players(self.physical, False)
+        sim = players.sim
+        self.out(f"--- {seated.header.game} for {', '.join(self.names)}, {self.names[seated.header.dealer]} deals")
+        while not self.stopping.is_set() and (move := sim.choose()) is not None:
+            if self.rng.random() < self.settings.mistakes:
+                for attempt in players.mistake(move, self.rng):
+                    self._act(service, stage, attempt)
+            for action in players.actions(move):
+                self._act(service, stage, self._maybe_unreadable(action))
             sim.game.apply(move.event)
             move.commit()
-            time.sleep(self.delay)
-        for action in self.players.finish():
-            self._perform(action)
-        return self.table.session.engine.summary()
+            if self.settings.speed:
+                self.stopping.wait(MOVE_PAUSE / self.settings.speed)
+        if self.stopping.is_set():
+            return
+        for action in players.finish():
+            self._act(service, stage, action)
+        stage.perform(Clear())  # the cards go back in the deck
 
+    # --- one action at the table ----------------------------------------------------------------------
     def _maybe_unreadable(self, action: Action) -> Action:
-        if isinstance(action, Lay) and action.face_up and self.rng.random() < self.unreadable:
+        if isinstance(action, Lay) and action.face_up and self.rng.random() < self.settings.unreadable:
             return Lay(action.zone, action.card, readable=False)
         return action
 
-    def _perform(self, action: Action) -> None:
-        for line in self.stage.perform(action).lines:
-            self._feed(line)
-        self._resolve()
+    def _act(self, service: TableService, stage: Stage, action: Action) -> None:
+        self._perform(service, action, stage)
+        self._resolve(service, stage)
 
-    def _resolve(self) -> None:
+    def _perform(self, service: TableService, action: Action, stage: Stage | None = None) -> None:
+        if isinstance(action, Press):
+            self._press(action)
+            if not service.settled(TIMEOUT):
+                raise TimeoutError(f"the table service did not take a button press within {TIMEOUT:g} s")
+        elif isinstance(action, Console):
+            said = self._console(service, action.entry)
+            if not said.ok:
+                self.out(f"      the console answers: {said.message}")
+        elif isinstance(action, Read):
+            raise ValueError("the demo table deals closed: it has no deal reader")
+        else:
+            assert stage is not None
+            stage.perform(action)  # rendered, read by the service's camera, judged
+
+    def _press(self, press: Press) -> None:
+        """A finger on the button: its mock pin pulled low, then let go (gpiozero tells the service)."""
+        if press.action in ("next", "undo"):
+            number = self.hardware.dealer_next if press.action == "next" else self.hardware.dealer_undo
+        else:
+            seat = self.hardware.seats[press.seat or 0]
+            number = seat.go if press.action == "go" else seat.confirm
+        pin = self.pins.pin(number)
+        pin.drive_low()
+        pin.drive_high()
+
+    def _console(self, service: TableService, entry: dict[str, Any]) -> ConsoleAnswer:
+        if "start" in entry:
+            return service.start_game(entry["start"])
+        if "event" in entry:
+            return service.console_event(entry["event"])
+        if entry.get("action") == "resolve":
+            return service.resolve_hold(entry["card"])
+        return service.relay()
+
+    def _resolve(self, service: TableService, stage: Stage) -> None:
         """What the players and the dealer do about a hold: a refused card is taken back; a card under
         glare is named at the console (the dealer sees it: the last such card in that zone he has not named
-        yet); any other unreadable card (a misread, or one named already) is to be laid again."""
-        hold = self.table.session.hold
-        if hold is None:
-            return
-        self.held += 1
-        if hold.reason in ("refused", "misplaced") and hold.zone and hold.card:
-            self.out(f"    the player takes {hold.card} back")
-            self._perform(Take(hold.zone, hold.card))
-        elif hold.reason == "unknown" and hold.zone:
-            glared = [(hold.zone, card) for card in self.stage.table.glared_in(hold.zone)]
-            unnamed = [place for place in glared if place not in self._named]
-            if unnamed:
-                self._named.append(unnamed[-1])
-                self.out(f"    the dealer names the card at the console: {unnamed[-1][1]}")
-                self._perform(Console({"action": "resolve", "card": unnamed[-1][1]}))
+        yet); any other unreadable card (a misread) is to be laid again."""
+        for _ in range(MAX_TRIES):
+            hold = service.hub.snapshot().status.hold
+            if hold is None or self.stopping.is_set():
+                return
+            self.held += 1
+            zone, card = hold.get("zone"), hold.get("card")
+            if hold["reason"] in ("refused", "misplaced") and zone and card:
+                self.out(f"    the player takes {card} back")
+                self._perform(service, Take(zone, card), stage)
+            elif hold["reason"] == "unknown" and zone:
+                unnamed = [(zone, c) for c in self.physical.glared_in(zone) if (zone, c) not in self._named]
+                if unnamed:
+                    self._named.append(unnamed[-1])
+                    self.out(f"    the dealer names the card at the console: {unnamed[-1][1]}")
+                    self._perform(service, Console({"action": "resolve", "card": unnamed[-1][1]}))
+                else:
+                    self.out("    the dealer has the card laid again")
+                    self._perform(service, Console({"action": "relay"}))
             else:
-                self.out("    the dealer has the card laid again")
-                self._perform(Console({"action": "relay"}))
-        else:
-            raise RuntimeError(f"the demo table cannot resolve this hold: {hold.describe()}")
+                raise RuntimeError(f"the demo table cannot resolve this hold: {hold}")
+        raise RuntimeError(f"the demo table could not resolve a hold in {MAX_TRIES} tries")
 
-    def _feed(self, line: dict[str, Any]) -> None:
-        step = self.table.feed(line)
-        self.lines += 1
-        self.out(f"  [{line['t']:7.2f}] {seen(line)}")
-        self._narrate(step)
-        self.hardware.show(step.outputs)
-
-    def _narrate(self, step: Step) -> None:
-        for judged in step.events:
-            text = describe_event(judged["event"], self.names)
-            if not judged["ok"]:
-                self.refused += 1
-                self.out(f"      {text}: REFUSED: {judged['error']}")
-                continue
+    # --- what the table says ----------------------------------------------------------------------------
+    def _heard(self, line: dict[str, Any], step: Step) -> None:
+        """The service's `on_step` (its owner thread): the input in words, then what the table made of it."""
+        if self._camera is not None:
+            self._camera.heard(line, step)
+        self.out(f"  [{line['t'] - self._started:7.2f}] {seen(line)}")
+        for judged in step.judged:
+            text, effects = describe_judged(judged, self.names)
+            self.refused += not judged.ok
             self.out(f"      {text}")
-            for effect in self.narrator.apply(judged["event"]):
-                self.out(f"          {describe_effect(effect, self.names)}")
+            for effect in effects:
+                self.out(f"          {effect}")
         if step.hold is not None:
             self.out(f"      HOLD: {step.hold.describe()}")
         elif step.outputs.notice and not step.events:
             self.out(f"      {step.outputs.notice}")
+
+    def _report(self, result: GameResult) -> None:
+        summary = result.summary
+        if summary.get("winner") is not None:
+            self.out(f"game over: {self.names[summary['winner']]} wins")
+        for key in ("scores", "chips"):
+            if summary.get(key) is not None:
+                self.out(f"  {key}: " + ", ".join(f"{name} {value}" for name, value in zip(self.names, summary[key])))
+        self.out(f"the simulated table's own result: {'the same' if result.same_result else result.truth}")
+        self.out(f"refused so far: {self.refused}; holds: {self.held}; camera frames: {self.feed_frames}")
+
+    @property
+    def feed_frames(self) -> int:
+        return self._camera.frames if self._camera else 0
+
+
+@contextmanager
+def _running(service: TableService, panel: PanelServer | None, feed: SceneFeed) -> Iterator[None]:
+    """The service's loop on its own thread (and the panel), stopped cleanly however the block ends:
+    the camera first (the feed ends), then the loop (journal closed, hub closed), then the panel."""
+    thread = threading.Thread(target=service.run, name="service")
+    if panel is not None:
+        panel.start()
+    thread.start()
+    try:
+        if service.hub.wait_for(0, TIMEOUT) is None:
+            raise RuntimeError("the table service did not start")
+        yield
+    finally:
+        feed.close()
+        service.stop()
+        thread.join(TIMEOUT)
+        if panel is not None:
+            panel.stop()
 
 
 def seen(line: dict[str, Any]) -> str:
@@ -182,76 +340,3 @@ def seen(line: dict[str, Any]) -> str:
         return f"button {line['action'].upper()}{who}"
     entry = line.get("event") or {k: v for k, v in line.items() if k not in ("t", "type")}
     return f"console: {entry}"
-
-
-@dataclass(frozen=True)
-class DemoRun:
-    """A demo game played: the session's summary, the simulated table's own (the truth), and the game's
-    accepted events (less those undone), as the journal holds them."""
-
-    summary: dict[str, Any]
-    truth: dict[str, Any]
-    header: Header
-    history: list[Event]
-
-    @property
-    def same_result(self) -> bool:
-        return all(self.summary.get(key) == self.truth.get(key) for key in ("scores", "chips", "winner"))
-
-
-def play_demo(out: Callable[[str], None], game: str = "cribbage", players: int = 2, deal: str = "closed",
-              seed: int = 0, journal_path: str | None = None, options: dict[str, Any] | None = None,
-              reads: int = 3, delay: float = 0.0, mistakes: float = MISTAKES, unreadable: float = UNREADABLE
-              ) -> DemoRun:
-    """Play one game at the simulated table, narrating to `out`. The journal is a temporary one unless
-    `journal_path` is given."""
-    rng = random.Random(seed)
-    at_table = seat_table(Header(game, PLAYER_NAMES[:players], 0, dict(options or {}), None), rng)
-    out(f"cardtable demo: {players}-player {game}, {deal} deal, on the real pipeline (seed {seed})")
-    with ExitStack() as stack:
-        if journal_path is None:
-            journal_path = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "demo.journal")
-        journal = Journal.open(journal_path)
-        stack.callback(journal.close)
-        table = JournaledTable.start(journal, TableLogHeader(at_table.header, deal))
-        hardware = SimulatedHardware.start(at_table.tracks, at_table.target)
-        stack.callback(hardware.close)
-        stage = table_stage(players, deal == "open", seed, reads)
-        demo = TableDemo(at_table.players(stage.table, deal == "open"), stage, table, hardware, out, rng, delay,
-                         mistakes, unreadable)
-        run = DemoRun(demo.run(), at_table.sim.game.summary(), at_table.header, list(table.session.history))
-        _report(out, demo, run, hardware)
-        out(f"journal: {journal_path}")
-    return run
-
-
-def run_demo(out: Callable[[str], None], game: str = "cribbage", players: int = 2, deal: str = "closed",
-             seed: int | None = None, options: dict[str, Any] | None = None, reads: int = 3, delay: float = 0.0,
-             journal_path: str | None = None, history_path: str | None = None) -> int:
-    """`cardtable demo`: 0 when the table's result is the simulated table's, else 1."""
-    seed = random.randrange(10**6) if seed is None else seed
-    run = play_demo(out, game, players, deal, seed, journal_path, options, reads, delay)
-    if history_path:  # written whole or not at all: an interrupted write leaves the old file
-        text = io.StringIO()
-        write_history(text, run.header, run.history)
-        write_text_atomically(Path(history_path), text.getvalue())
-        out(f"hand history written to {history_path} (check it: cardtable replay {history_path})")
-    return 0 if run.same_result else 1
-
-
-def _report(out: Callable[[str], None], demo: TableDemo, run: DemoRun, hardware: SimulatedHardware) -> None:
-    out("")
-    summary = run.summary
-    names = run.header.players
-    if summary.get("winner") is not None:
-        out(f"game over: {names[summary['winner']]} wins")
-    for key in ("scores", "chips"):
-        if summary.get(key) is not None:
-            out(f"  {key}: " + ", ".join(f"{name} {value}" for name, value in zip(names, summary[key])))
-    out(f"the simulated table's own result: {'the same' if run.same_result else run.truth}")
-    out(f"table-log lines: {demo.lines}; events accepted: {len(run.history)}; refused: {demo.refused}; "
-        f"holds: {demo.held}; camera frames: {demo.stage.frames}")
-    if hardware.link and hardware.board:
-        stats = hardware.link.stats
-        out(f"peg board link: {hardware.link.status.value}, frames {stats.frames_sent}, "
-            f"retransmits {stats.retransmits}, resyncs {stats.resyncs}")

@@ -350,6 +350,12 @@ class Journal:
         rows = self._read(f"SELECT event, seq FROM events WHERE game = ? {undone} ORDER BY n", (game_id,))
         return [(json.loads(text), seq) for text, seq in rows]
 
+    def events_after(self, seq: int) -> list[tuple[int, int, int, dict[str, Any]]]:
+        """Every accepted event after `seq` across games, undone ones too, oldest first: (seq, game, n, event)
+        (the club publisher's feed)."""
+        rows = self._read("SELECT seq, game, n, event FROM events WHERE seq > ? ORDER BY seq", (seq,))
+        return [(s, game, n, json.loads(text)) for s, game, n, text in rows]
+
     def history_lines(self, game_id: int) -> Iterator[str]:
         """The game as a cardtable-history/1 file, line by line (no newlines): header, then the accepted
         events less those undone."""

@@ -1,17 +1,14 @@
-"""Shared by the panel tests: a console port that records what it was asked, and stream reading."""
+"""Shared by the panel tests: a console port that records what it was asked, stream reading, and what the
+service publishes of a session."""
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.cards import Card
-from controller.history import Header
-from controller.service.hub import StateHub, TableStatus
+from controller.service.hub import TableStatus
 from controller.service.views import dealer_view, public_view
-from controller.table.inputs import ConsoleEvent, ConsoleUndo, Relay, Resolve, TableInput
-from controller.table.session import Step, TableSession
+from controller.table.session import TableSession
 from web_panel.ports import ConsoleAnswer, GameStart
 
 
@@ -66,50 +63,3 @@ def sse_messages(chunks: Iterator[bytes]) -> Iterator[dict[str, str]]:
 def published(session: TableSession) -> tuple[dict[str, Any], dict[str, Any], TableStatus]:
     """What the service publishes (its own view builders), and the hold."""
     return public_view(session), dealer_view(session), TableStatus(camera="online", hold=session.dealer_hold())
-
-
-class SessionDesk:
-    """A console port over a real table session, publishing to the hub after every input as the service
-    does; inputs from the test (the camera) and from the panel's threads are fed one at a time."""
-
-    def __init__(self, hub: StateHub, session: TableSession) -> None:
-        self.hub, self.session = hub, session
-        self._lock = threading.Lock()
-        hub.publish(*published(session))
-
-    def feed(self, item: TableInput) -> Step:
-        with self._lock:
-            step = self.session.feed(item)
-            self.hub.publish(*published(self.session))
-        return step
-
-    def start_game(self, start: GameStart) -> ConsoleAnswer:
-        with self._lock:
-            self.session = TableSession(Header(start.game, start.players, start.dealer, start.options, None), start.deal)
-            self.hub.publish(*published(self.session))
-        return ConsoleAnswer(True, f"{start.game} started")
-
-    def console_event(self, event: dict[str, Any]) -> ConsoleAnswer:
-        return self._answer(self.feed(ConsoleEvent(event)))
-
-    def resolve_hold(self, card: str) -> ConsoleAnswer:
-        return self._answer(self.feed(Resolve(Card.parse(card))))
-
-    def relay(self) -> ConsoleAnswer:
-        return self._answer(self.feed(Relay()))
-
-    def undo(self) -> ConsoleAnswer:
-        return self._answer(self.feed(ConsoleUndo()))
-
-    def end_game(self) -> ConsoleAnswer:
-        return ConsoleAnswer(False, "a table session ends its game by starting another")
-
-    def hold_crop(self) -> bytes | None:
-        return None
-
-    @staticmethod
-    def _answer(step: Step) -> ConsoleAnswer:
-        refused = next((entry for entry in step.events if not entry["ok"]), None)
-        if refused is not None:
-            return ConsoleAnswer(False, refused["error"])
-        return ConsoleAnswer(True, step.outputs.notice or "accepted")

@@ -164,8 +164,10 @@ def test_replay_imports_no_vision_library(tmp_path):
 
 
 @pytest.mark.parametrize("argv,fragment", [
-    (["--delay", "-1"], "argument --delay: must be a number at least 0 and at most 60, got '-1'"),
-    (["--delay", "nan"], "argument --delay: must be a number at least 0"),
+    (["--speed", "-1"], "argument --speed: must be a number at least 0 and at most 100, got '-1'"),
+    (["--speed", "nan"], "argument --speed: must be a number at least 0"),
+    (["--games", "0"], "argument --games: at least 1, not 0"),
+    (["--pin", "12"], "argument --pin: the PIN must have 4 to 12 digits, not 2"),
     (["--history", "{folder}"], "--history {folder}: is a folder"),
     (["--history", "{folder}/missing/h.jsonl"], "folder {folder}/missing does not exist"),
     (["--history", "{notes}"], "--history {notes}: exists and was not written by cardtable; pass --force"),
@@ -189,4 +191,4 @@ def test_demo_may_replace_a_history_it_wrote(tmp_path, monkeypatch):
     history.write_text('{"format": "cardtable-history/1", "game": "cribbage"}\n')
     played = []
     monkeypatch.setattr("controller.commands.demo.run_demo", lambda *a: played.append(a) or 0)
-    assert cli.main(["demo", "--history", str(history)]) == 0 and played[0][-1] == str(history)
+    assert cli.main(["demo", "--history", str(history)]) == 0 and played[0][0].history == history

@@ -1,23 +1,32 @@
 """The spectator page in a real headless Chromium (Debian's, driven by Playwright) at a phone's width,
-served by the panel's own waitress server on loopback."""
+served by the panel's own waitress server on loopback: documents published by hand, the real table
+service's console, and the demo's simulated table playing live."""
 from __future__ import annotations
 
 import shutil
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.history import Header
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller.demo import DemoSettings, DemoTable
+from controller.journal import JOURNAL_NAME, Journal
+from controller.service.config import CameraConfig, ConsoleConfig, GameConfig, PegBoardConfig, ServiceConfig
 from controller.service.hub import StateHub, TableStatus
+from controller.service.loop import TableService
+from controller.service.notify import Notifier
+from controller.service.panel import PanelServer
 from controller.service.pin import hash_pin
 from panel_documents import CRIBBAGE, FEMKORT, FERBLI
 from controller.table.inputs import Button, CardPlaced, FaceDownCount
-from controller.table.session import TableSession
-from panel_support import RecordingConsole, SessionDesk
+from panel_support import RecordingConsole
+from vision.sources import ImageFolderSource
 from web_panel import create_app, make_server
 from web_panel.review import hand_review
 from web_panel.serving import shut_down
@@ -146,44 +155,92 @@ def test_page_survives_a_service_restart(panel: Panel, page: Any, tmp_path: Path
         restarted.stop()
 
 
-def test_console_resolves_a_hold_undoes_and_starts_a_game(page: Any, tmp_path: Path) -> None:
-    """Through a real table session: a cribbage hand waiting for the cut, then a card nobody could read."""
-    hub = StateHub()
-    session = TableSession(Header("cribbage", ("Ann", "Bo"), 0, {}, None))
-    desk = SessionDesk(hub, session)
-    desk.feed(Button("next", None))
-    for count in range(1, 5):
-        desk.feed(FaceDownCount("crib", count))
-    desk.feed(CardPlaced("9D", "starter"))
-    desk.feed(CardPlaced("unknown", "seat-2"))  # Bo (the pone) plays first
-    assert session.hold is not None
-    app = create_app(hub, desk, settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
-    server = make_server(app, "127.0.0.1", 0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
+@dataclass
+class Served:
+    service: TableService
+    url: str
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """The real table service (as `cardtable run` runs it, on mock pins) with its panel on a loopback port."""
+    empty = tmp_path / "no-frames"
+    empty.mkdir()
+    config = ServiceConfig(state_directory=tmp_path / "state", camera=CameraConfig(source="synthetic", fps=15),
+                           pegboard=PegBoardConfig(enabled=False), console=ConsoleConfig(pin_hash=PIN_HASH),
+                           game=GameConfig(players=("Ann", "Bo")))
+    table = TableService(config, notifier=Notifier(None), source=ImageFolderSource(empty),
+                         pin_factory=MockFactory(pin_class=MockPWMPin))
+    panel = PanelServer(table, "127.0.0.1", 0, PanelSettings(pin_hash=PIN_HASH, keepalive=0.5))
+    panel.start()
+    thread = threading.Thread(target=table.run, name="service")
     thread.start()
     try:
-        page.on("dialog", lambda dialog: dialog.accept())  # the console asks before destructive actions
-        page.goto(f"http://127.0.0.1:{server.effective_port}/console")
-        page.fill("#pin", PIN)
-        page.click("#sign-in button")
-        page.wait_for_selector("#hold-panel:not([hidden])")
-        possible = [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")]
-        assert possible == session.dealer_hold()["possible"] and "9D" not in possible  # type: ignore[index]
-        page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
-        page.click("[data-resolve='5C']")
-        page.wait_for_selector("#hold-panel", state="hidden")
-        assert session.history[-1] == {"type": "play", "seat": 1, "card": "5C"}
-        assert page.locator("#state [data-card='5C']").count() >= 1
-        page.click("#undo")
-        page.wait_for_function("document.getElementById('answer').textContent.includes('undone')")
-        assert session.history[-1]["type"] == "starter"
-        page.select_option("#start-game", "femkort")
-        page.fill("#start-players", "Ann, Bo, Cy")
-        page.click("#start button")
-        page.wait_for_selector("#state [data-game=femkort]")
-        assert desk.session.setup.game == "femkort" and desk.session.setup.players == ("Ann", "Bo", "Cy")
-        page.screenshot(path=str(tmp_path / "console-femkort.png"), full_page=True)
+        assert table.hub.wait_for(0, 30) is not None
+        yield Served(table, panel.url())
     finally:
-        hub.close()
-        shut_down(server)
-        thread.join(5)
+        table.stop()
+        thread.join(20)
+        panel.stop()
+
+
+def test_console_resolves_a_hold_undoes_and_starts_a_game(served: Served, page: Any, tmp_path: Path) -> None:
+    """Through the real table service: a cribbage hand waiting for the cut, then a card nobody could read."""
+    service = served.service
+    for item in (Button("next", None), *(FaceDownCount("crib", count) for count in range(1, 5)),
+                 CardPlaced("9D", "starter"), CardPlaced("unknown", "seat-2")):  # Bo (the pone) plays first
+        service.submit(item)
+    assert service.settled(30) and service.session.hold is not None
+    page.on("dialog", lambda dialog: dialog.accept())  # the console asks before destructive actions
+    page.goto(served.url + "console")
+    page.fill("#pin", PIN)
+    page.click("#sign-in button")
+    page.wait_for_selector("#hold-panel:not([hidden])")
+    possible = [b.get_attribute("data-resolve") for b in page.query_selector_all("[data-resolve]")]
+    assert possible == service.session.dealer_hold()["possible"] and "9D" not in possible  # type: ignore[index]
+    page.screenshot(path=str(tmp_path / "console.png"), full_page=True)
+    page.click("[data-resolve='5C']")
+    page.wait_for_selector("#hold-panel", state="hidden")
+    assert service.settled(10) and service.session.history[-1] == {"type": "play", "seat": 1, "card": "5C"}
+    assert page.locator("#state [data-card='5C']").count() >= 1
+    page.click("#undo")
+    page.wait_for_function("document.getElementById('answer').textContent.includes('undone')")
+    assert service.session.history[-1]["type"] == "starter"
+    page.select_option("#start-game", "femkort")
+    page.fill("#start-players", "Ann, Bo, Cy")
+    page.click("#start button")
+    page.wait_for_selector("#state [data-game=femkort]")
+    assert service.session.setup.game == "femkort" and service.session.setup.players == ("Ann", "Bo", "Cy")
+    assert "game 1 ended; game 2: femkort" in page.inner_text("#answer")
+    page.screenshot(path=str(tmp_path / "console-femkort.png"), full_page=True)
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        first, second = journal.games()
+        assert first.ended is not None and second.header["players"] == ["Ann", "Bo", "Cy"]
+        console = [{k: v for k, v in line.items() if k != "t"} for line in journal.inputs(first.id)]
+        assert {"type": "console", "action": "resolve", "card": "5C"} in console  # journaled as sensed
+
+
+def test_the_demo_table_plays_on_the_spectator_page(page: Any, tmp_path: Path) -> None:
+    """`cardtable demo` in-process: the simulated players' game, read by the service, live on a phone."""
+    settings = DemoSettings("femkort", 3, seed=3, options={"pots_to_win": 1}, speed=0, reads=1, port=0,
+                            state=tmp_path / "state")
+    demo = DemoTable(settings, tmp_path / "state", lambda text: None)
+    thread = threading.Thread(target=demo.run, name="demo")
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while demo.panel_url is None and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert demo.panel_url is not None, "the demo's panel did not start"
+        page.goto(demo.panel_url)
+        page.wait_for_selector("[data-game=femkort]")
+        first = int(page.get_attribute("body", "data-version"))
+        page.wait_for_selector("#trick [data-card]", timeout=120_000)  # a card played, read, judged, shown
+        page.wait_for_function(f"Number(document.body.dataset.version) > {first + 5}", timeout=120_000)
+        assert "Ann" in page.inner_text("#game")
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(tmp_path / "demo.png"), full_page=True)
+    finally:
+        demo.stopping.set()
+        thread.join(120)
+    assert not thread.is_alive()

@@ -1,21 +1,27 @@
-"""`cardtable demo` on the real pipeline: whole games played with rendered cards, read by the real vision,
-judged by the table session, journaled; the hand history they leave replays to the simulated table's
-own result (its engine was told every true card)."""
+"""`cardtable demo` is the table service at a simulated table: rendered cards read by the service's own
+camera watcher (the real vision), buttons pressed on gpiozero's mock pins, the dealer's entries through
+the service's console port, the journal; each game's result as the journal ended it is the simulated
+table's own (its engine was told every true card), and its hand history replays to it."""
 from __future__ import annotations
 
+import json
+import os
+import signal
+import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.demo import play_demo
+from controller.demo import DemoSettings, DemoTable
 from controller.history import read_history
-from controller.journal import Journal
+from controller.journal import JOURNAL_NAME, Journal
 from controller.replay import replay
 
-FAST = {"reads": 1}  # one read per settled scene: the players nudge a card the table missed
+ROOT = Path(__file__).parents[1]
 
 
 def replayed(path: Path) -> list[dict[str, Any]]:
@@ -23,44 +29,76 @@ def replayed(path: Path) -> list[dict[str, Any]]:
     return list(replay(header, lines))
 
 
-@pytest.mark.parametrize("game, players, deal, options", [
-    ("cribbage", 2, "closed", {"target": 61}),
-    ("femkort", 3, "open", {"pots_to_win": 1}),
+@pytest.mark.parametrize("game, players, options", [
+    ("cribbage", 2, {"target": 61}),
+    ("femkort", 3, {"pots_to_win": 1}),
 ])
-def test_a_whole_game_through_the_pipeline_ends_as_the_simulated_table_did(
-        tmp_path: Path, game: str, players: int, deal: str, options: dict[str, Any]) -> None:
+def test_a_whole_game_through_the_service_ends_as_the_simulated_table_did(
+        tmp_path: Path, game: str, players: int, options: dict[str, Any]) -> None:
     said: list[str] = []
-    journal = tmp_path / "demo.journal"
-    run = play_demo(said.append, game, players, deal, seed=5, journal_path=str(journal), options=options,
-                    mistakes=0.15, unreadable=0.1, **FAST)
-    assert run.summary["winner"] is not None
-    assert run.same_result, (run.summary, run.truth)
+    history = tmp_path / "game.jsonl"
+    settings = DemoSettings(game, players, seed=5, options=options, games=1, speed=0, reads=1, port=None,
+                            state=tmp_path / "state", history=history, mistakes=0.15, unreadable=0.1)
+    (result,) = DemoTable(settings, tmp_path / "state", said.append).run()
+    assert result.summary["winner"] is not None
+    assert result.same_result, (result.summary, result.truth)
     text = "\n".join(said)
     assert "REFUSED:" in text and "the player takes" in text  # a mistake refused, the card taken back
-    assert "HOLD: an unreadable card" in text and "the dealer names the card" in text
-    # the journal holds the game's accepted events; their history replays to the same result
-    history = tmp_path / "game.jsonl"
-    with Journal.open(str(journal)) as opened:
-        (record,) = opened.games()
-        history.write_text("".join(line + "\n" for line in opened.history_lines(record.id)))
-    results = replayed(history)
-    assert all(result["ok"] for result in results[:-1])
-    summary = results[-1]
+    assert "HOLD: an unreadable card" in text and "the dealer names the card" in text  # through the console port
+    results = replayed(history)  # the journal's history of the game
+    assert all(entry["ok"] for entry in results[:-1])
     for key in ("scores", "chips", "winner"):
-        assert summary[key] == run.truth[key]
+        assert results[-1][key] == result.truth[key]
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        first, second = journal.games()  # the dealer started the next game at the console
+        assert first.ended is not None and second.ended is None
+        buttons = [line for line in journal.inputs(first.id) if line["type"] == "button"]
+        assert buttons and any(line["type"] == "console" for line in journal.inputs(first.id))
+
+
+def demo_command(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", *args], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
 def test_the_command_plays_narrates_and_writes_a_history_that_replays(tmp_path: Path) -> None:
     history = tmp_path / "demo.jsonl"
-    result = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "--game", "femkort", "--seed", "2",
-                             "--reads", "1", "--options", '{"pots_to_win": 1}', "--history", str(history)],
-                            capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr
-    out = result.stdout
+    child = demo_command("--game", "femkort", "--seed", "2", "--speed", "0", "--reads", "1", "--games", "1", "--no-panel",
+                         "--options", '{"pots_to_win": 1}', "--history", str(history))
+    out, err = child.communicate(timeout=600)
+    assert child.returncode == 0, err
     assert "camera: " in out and "button NEXT" in out and "Ann plays" in out
-    assert "the simulated table's own result: the same" in out
+    assert "the simulated table's own result: the same" in out and "stopped after 1 game(s)" in out
     summary = replayed(history)[-1]
     assert "chips: " + ", ".join(f"{name} {chips}" for name, chips in zip(("Ann", "Bo", "Cy"), summary["chips"])) in out
+
+
+def test_the_command_serves_the_panel_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    child = demo_command("--port", "0", "--pin", "1357", "--state", str(state), "--seed", "1")
+    assert child.stdout is not None
+    line = ""
+    for line in child.stdout:
+        if line.startswith("spectators: "):
+            break
+    assert "dealer console: http://127.0.0.1:" in line and "(PIN 1357)" in line, line
+    url = line.split()[1]
+    with urllib.request.urlopen(f"{url}api/state", timeout=30) as reply:
+        table = json.load(reply)["table"]
+    assert (table["game"], table["players"]) == ("cribbage", ["Ann", "Bo"])
+    child.send_signal(signal.SIGTERM)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 0, err
+    assert "stopped after 0 game(s)" in out
+    assert not (state / (JOURNAL_NAME + "-wal")).exists()  # the journal was closed
+    with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:
+        assert [game.id for game in journal.games()] == [1]
+    again = demo_command("--game", "femkort", "--options", '{"pots_to_win": 1}', "--speed", "0", "--reads", "1",
+                         "--games", "1", "--no-panel", "--state", str(state), "--seed", "2")
+    out, err = again.communicate(timeout=600)
+    assert again.returncode == 0 and "the simulated table's own result: the same" in out, err
+    with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:  # the cribbage game ended, not taken up
+        assert [record.header["game"] for record in journal.games()] == ["cribbage", "femkort", "femkort"]
 
 
 def test_the_command_refuses_a_player_count_the_game_does_not_take() -> None:
@@ -68,3 +106,14 @@ def test_the_command_refuses_a_player_count_the_game_does_not_take() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr == "cardtable demo: error: argument --players: the demo plays femkort with 3 to 4 players, not 2\n"
+
+
+def test_a_panel_port_in_use_is_one_line_naming_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        child = demo_command("--port", str(port), "--games", "1")
+        out, err = child.communicate(timeout=120)
+    assert child.returncode == 2
+    assert err == f"cardtable demo: error: cannot serve the panel on 127.0.0.1:{port}: Address already in use\n"

@@ -145,6 +145,8 @@ def _post(desk: Desk, path: str, body: Any) -> Any:
     ("/console/api/start", {"game": "femkort", "players": ["A", "B"], "dealer": 2}, "dealer: a seat 0..1"),
     ("/console/api/start", {"game": "femkort", "players": ["A", "B"], "deal": "half"}, "deal: must be"),
     ("/console/api/start", {"game": "femkort", "players": ["A", "B"], "options": [1]}, "options: must be"),
+    ("/console/api/start", {"game": "ferbli", "players": ["A", "B"], "chips": [5]}, "chips: one whole number"),
+    ("/console/api/start", {"game": "ferbli", "players": ["A", "B"], "chips": [5, True]}, "chips: one whole number"),
     ("/console/api/start", {"game": "femkort", "players": ["A", "B"]}, "confirm: starting a new game"),
     ("/console/api/event", {"event": {"seat": 1}}, "event: a hand-history event"),
     ("/console/api/event", {}, "event: a hand-history event"),
@@ -162,7 +164,7 @@ def test_bad_entries_are_refused_naming_the_part(desk: Desk, path: str, body: An
 def test_good_entries_reach_the_port(desk: Desk) -> None:
     client, token = desk.signed_in()
     sent = [("/console/api/start", {"game": "ferbli", "players": ["Ann", "Bo", "Cy"], "dealer": 2, "deal": "open",
-                                    "options": {"pots_to_win": 2}, "confirm": True}),
+                                    "options": {"pots_to_win": 2}, "chips": [9, 9, 9], "confirm": True}),
             ("/console/api/event", {"event": {"type": "raise", "seat": 1, "amount": 4}}),
             ("/console/api/resolve", {"card": "10h"}), ("/console/api/relay", {}),
             ("/console/api/undo", {"confirm": True}), ("/console/api/end", {"confirm": True})]
@@ -170,7 +172,7 @@ def test_good_entries_reach_the_port(desk: Desk) -> None:
         reply = client.post(path, json=body, headers={"X-CSRF-Token": token})
         assert reply.status_code == 200 and reply.get_json() == {"ok": True, "message": "accepted"}
     assert desk.port.calls == [
-        ("start_game", GameStart("ferbli", ("Ann", "Bo", "Cy"), 2, "open", {"pots_to_win": 2})),
+        ("start_game", GameStart("ferbli", ("Ann", "Bo", "Cy"), 2, "open", {"pots_to_win": 2}, (9, 9, 9))),
         ("console_event", {"type": "raise", "seat": 1, "amount": 4}), ("resolve_hold", "10H"),
         ("relay", None), ("undo", None), ("end_game", None)]
 

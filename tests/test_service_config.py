@@ -40,6 +40,7 @@ buzzer = 4
 name = "ferbli"
 players = ["A", "B", "C"]
 dealer = 2
+chips = [20, 20, 25]
 [game.options]
 min = 1
 max = 8
@@ -49,7 +50,7 @@ max = 8
                                          "52", 10.0)
     assert config.hardware == HardwareConfig(seats=(SeatPins(5, 6), SeatPins(13, 19)), buzzer=4)
     assert (config.game.name, config.game.players, config.game.dealer) == ("ferbli", ("A", "B", "C"), 2)
-    assert config.game.options == {"min": 1, "max": 8}
+    assert config.game.options == {"min": 1, "max": 8} and config.game.chips == (20, 20, 25)
 
 
 @pytest.mark.parametrize("text, key, words", [
@@ -60,6 +61,8 @@ max = 8
     (SYNTHETIC + "size = [1280, 0]", "camera.size", "positive"),
     (SYNTHETIC + 'fps = "fast"', "camera.fps", "a number"),
     (SYNTHETIC + 'deck = "36"', "camera.deck", "52, 32"),
+    (SYNTHETIC + 'reads = 9', "camera.reads", "1..8"),
+    (SYNTHETIC + 'reads = 2\nvotes = 3', "camera.votes", "1..reads (2)"),
     ('[camera]\nsource = "picamera2"', "camera.calibration", "required"),
     ('[camera]\ncalibration = "nowhere.json"', "camera.calibration", "no such file"),
     (SYNTHETIC + "[hardware]\nbuzzer = true", "hardware.buzzer", "a whole number"),
@@ -67,6 +70,8 @@ max = 8
     (SYNTHETIC + "[hardware]\nbuzzer = 17", "hardware", "GPIO17 is assigned twice"),
     (SYNTHETIC + "[panel]\nport = 70000", "panel.port", "0..65535"),
     (SYNTHETIC + "[game]\nname = \"poker\"", "game.name", "cribbage, femkort, ferbli"),
+    (SYNTHETIC + "[game]\nname = \"ferbli\"\nplayers = [\"A\", \"B\", \"C\"]", "game.chips", "played for chips"),
+    (SYNTHETIC + "[game]\nchips = [5]", "game.chips", "one number per player (2)"),
     (SYNTHETIC + "[game]\nplayers = [\"A\", 2]", "game.players", "a list of strings"),
     (SYNTHETIC + "[game]\ndealer = 2", "game.dealer", "0..1"),
     (SYNTHETIC + "[game]\ndeal = \"open\"", "game.deal", "reader.source"),

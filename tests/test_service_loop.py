@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -41,14 +42,14 @@ LOGS = Path(__file__).parent / "data" / "table-logs"
 @contextmanager
 def running(tmp_path: Path, source: FrameSource | None = None, board: VirtualPegBoard | None = None,
             state: Path | None = None, players: tuple[str, ...] = ("P0", "P1"),
-            pins: MockFactory | None = None) -> Iterator[TableService]:
+            pins: MockFactory | None = None, game: GameConfig | None = None) -> Iterator[TableService]:
     """The service on its own thread, as `cardtable run` runs it, on mock pins (and the virtual board)."""
     empty = tmp_path / "no-frames"
     empty.mkdir(exist_ok=True)
     config = ServiceConfig(
         state_directory=state or tmp_path / "state", camera=CameraConfig(source="synthetic", fps=15),
         pegboard=PegBoardConfig(enabled=board is not None, port=board.port_path if board else ""),
-        game=GameConfig(players=players))
+        game=game or GameConfig(players=players))
     service = TableService(config, notifier=Notifier(None), source=source or ImageFolderSource(empty),
                            pin_factory=pins or MockFactory(pin_class=MockPWMPin), buzzer_tempo=20.0)
     thread = threading.Thread(target=service.run, name="service")
@@ -100,6 +101,22 @@ def test_a_whole_game_ends_alike_in_the_journal_on_the_board_and_in_the_hub(tmp_
     assert all(r["ok"] for r in results[:-1]) and results[-1] == {"type": "summary", "game": "cribbage", **summary}
     table, again = snapshot.public_document()["table"], replayed(header.header, events).public_view()
     assert {key: table[key] for key in again} == again and table["winner"] == 0  # the hub shows the replay's game
+
+
+@pytest.mark.parametrize("log", ["femkort-closed.jsonl", "ferbli-closed.jsonl"])
+def test_a_whole_game_of_chips_ends_in_the_hub_as_its_journal_replays(tmp_path: Path, log: str) -> None:
+    header, lines = read_table_log(LOGS / log)
+    setup = header.header
+    game = GameConfig(setup.game, setup.players, setup.dealer, "closed", dict(setup.options), setup.chips)
+    with running(tmp_path, game=game) as service:
+        feed(service, lines)
+        table = service.hub.snapshot().public_document()["table"]
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        (record,) = journal.games()
+        events = journal.events(record.id)
+    again = replayed(setup, events).public_view()
+    assert {key: table[key] for key in again} == again and table["players"] == list(setup.players)
+    assert table["game_over"] and table["winner"] is not None
 
 
 def test_the_journal_takes_the_game_up_again_after_a_restart(tmp_path: Path) -> None:
@@ -253,3 +270,21 @@ def test_a_console_entry_the_loop_never_takes_gets_a_clear_answer_in_time(tmp_pa
     assert service.relay() == ConsoleAnswer(False, "the table did not answer within 0.2 s: look at the table's "
                                                    "state before entering it again")
     assert time.monotonic() - started < 2
+
+
+def test_the_console_sees_the_held_zone_as_the_camera_does(tmp_path: Path) -> None:
+    source = SyntheticSceneSource([[]], SYNTHETIC_STYLE, hold=10**9)  # an empty table, filmed on and on
+    with running(tmp_path, source=source) as service:
+        assert wait_until(lambda: service.hub.snapshot().status.camera == "online")
+        assert service.hold_crop() is None  # nothing is held
+        for item in (Button("next", None), *(FaceDownCount("crib", n) for n in range(1, 5)),
+                     CardPlaced("9D", "starter"), CardPlaced("unknown", "seat-2")):
+            service.submit(item)
+        assert service.settled(30) and service.hub.snapshot().status.hold is not None
+        png = service.hold_crop()
+        assert png is not None and png.startswith(b"\x89PNG")
+        crop = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        zone = np.array(service.camera.watcher.tracker.zones["seat-2"])  # type: ignore[union-attr]
+        width, height = zone.max(axis=0) - zone.min(axis=0)
+        assert abs(crop.shape[1] - width) <= 30 and abs(crop.shape[0] - height) <= 30  # seat 2's box, not the frame
+        assert crop.shape[:2] != (SYNTHETIC_STYLE.size[1], SYNTHETIC_STYLE.size[0])

@@ -53,14 +53,14 @@ def test_the_hardening_leaves_gpio_camera_and_serial_open() -> None:
     assert "ProcSubset" not in unit  # gpiozero reads the board revision from /proc
 
 
-def verifiable_copy(tmp_path: Path) -> Path:
+def verifiable_copy(tmp_path: Path, unit: Path = UNIT) -> Path:
     """The unit with its one machine-specific path, the venv's cardtable, pointing at an executable that
     exists here (verify checks it); nothing else changed."""
     executable = tmp_path / "cardtable"
     executable.write_text("#!/bin/sh\n")
     executable.chmod(0o755)
-    copy = tmp_path / UNIT.name
-    copy.write_text(UNIT.read_text().replace(EXEC, str(executable)))
+    copy = tmp_path / unit.name
+    copy.write_text(unit.read_text().replace(EXEC, str(executable)))
     return copy
 
 

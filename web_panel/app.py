@@ -33,10 +33,10 @@ def create_app(hub: StateHub, console: ConsolePort, config: ServiceConfig | None
     app.register_blueprint(api)
     app.register_blueprint(spectator)
     app.register_blueprint(console_pages)
-    app.register_error_handler(HTTPException, _error)
+    app.register_error_handler(HTTPException, json_error)
     return app
 
 
-def _error(error: HTTPException) -> tuple[Response, int]:
+def json_error(error: HTTPException) -> tuple[Response, int]:
     """Every refusal as JSON naming what is wrong (the page and the console show `error`)."""
     return jsonify({"error": error.description}), error.code or 500

@@ -36,7 +36,11 @@ def game_start(body: dict[str, Any]) -> GameStart:
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise EntryError(f"options: must be an object of option names and values, not {options!r}")
-    return GameStart(game, tuple(names), dealer, deal, dict(options))
+    chips = body.get("chips")
+    if chips is not None and (not isinstance(chips, list) or len(chips) != len(names)
+                              or not all(type(c) is int and c >= 0 for c in chips)):
+        raise EntryError(f"chips: one whole number of chips per player, not {chips!r}")
+    return GameStart(game, tuple(names), dealer, deal, dict(options), None if chips is None else tuple(chips))
 
 
 def table_event(body: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ class GameStart:
     dealer: int = 0
     deal: str = "closed"  # "open" when the deal reader reads every dealt card
     options: dict[str, Any] = field(default_factory=dict)
+    chips: tuple[int, ...] | None = None  # each player's chips (Färbeln is played for chips)
 
 
 class ConsolePort(Protocol):

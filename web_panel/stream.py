@@ -5,18 +5,43 @@ Each frame is `id: VERSION` plus the public document as `data:`. A client that r
 (a phone that slept re-syncs either way). While nothing changes a comment line goes out every
 `keepalive` seconds, so proxies and phones keep the connection and a dead client is noticed. The stream
 ends when the hub closes (the service stops): browsers reconnect by themselves.
+
+Any `Feed` will do: the table's StateHub, and the hall's board (web_panel/hall/board.py).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Protocol
 
-from controller.service.hub import Snapshot, StateHub
+
+class Version(Protocol):
+    """One published version: its number and its public document, serialized."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def public_json(self) -> str: ...
+
+
+class Feed(Protocol):
+    """What a stream reads: controller.service.hub.StateHub's reader side."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def snapshot(self) -> Version: ...
+
+    def wait_for(self, version_after: int, timeout: float) -> Version | None: ...
+
+    def changes_since(self, event_id: int) -> Sequence[Version] | None: ...
+
 
 KEEPALIVE = b": keep-alive\n\n"
 RETRY_MS = 2000  # how soon a browser reconnects after the stream drops
 
 
-def frame(snapshot: Snapshot) -> bytes:
+def frame(snapshot: Version) -> bytes:
     return f"id: {snapshot.version}\ndata: {snapshot.public_json}\n\n".encode()
 
 
@@ -27,7 +52,7 @@ def parse_last_event_id(value: str | None) -> int | None:
     return int(value)
 
 
-def first_frames(hub: StateHub, last_seen: int | None) -> tuple[list[bytes], int]:
+def first_frames(hub: Feed, last_seen: int | None) -> tuple[list[bytes], int]:
     """What a (re)connecting client is sent at once, and the version it then has."""
     latest = hub.snapshot()
     if last_seen is not None:
@@ -37,7 +62,7 @@ def first_frames(hub: StateHub, last_seen: int | None) -> tuple[list[bytes], int
     return [frame(latest)], latest.version
 
 
-def events(hub: StateHub, last_seen: int | None, keepalive: float) -> Iterator[bytes]:
+def events(hub: Feed, last_seen: int | None, keepalive: float) -> Iterator[bytes]:
     frames, version = first_frames(hub, last_seen)
     yield f"retry: {RETRY_MS}\n\n".encode() + b"".join(frames)
     while not hub.closed:

@@ -1,40 +1,58 @@
-"""`cardtable demo`: a whole game at a simulated table, on the real pipeline (see controller/demo.py).
+"""`cardtable demo`: the table service on a simulated table, with the web panel (see controller/demo.py).
 
-Its arguments are checked before the game starts: a --history path that cannot be written is refused
-at once, not after the whole game was played.
+Its arguments are checked before the table starts: a --history path that cannot be written, a player
+count the game does not take, a panel port in use are refused at once. SIGTERM and Ctrl-C stop it
+cleanly (the camera, the loop with its journal, then the panel); exit 0, or 1 when a game's result was
+not the simulated table's.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import secrets
+import signal
 import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..arguments import number
-from ..demo import run_demo
 from ..history import HEADER_START
 from ..output_files import check_output, starts_with
+from ..service.pin import PinError, check_pin
 
-MAX_DELAY_S = 60.0
+if TYPE_CHECKING:
+    from ..demo import DemoSettings
+
+MAX_SPEED = 100.0
 PLAYERS = {"cribbage": (2, 3, 4), "femkort": (3, 4), "ferbli": (3, 4)}  # the demo table seats four
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="play a game at a simulated table: rendered cards, the real vision, "
-                                                "the table session, the journal, simulated hardware")
+    parser = subparsers.add_parser("demo", help="the table service at a simulated table, with the web panel: "
+                                                "rendered cards, the real vision, journal, simulated hardware")
     parser.add_argument("--game", choices=tuple(PLAYERS), default="cribbage")
     parser.add_argument("--players", type=int, help="the demo table seats four: cribbage 2-4 (4 = two "
                                                     "partnerships, default 2), Femkort and Färbeln 3-4 (default 3)")
-    parser.add_argument("--deal", choices=("closed", "open"), default="closed",
-                        help="open: every card is dealt over the deal reader (default: closed)")
-    parser.add_argument("--seed", type=int, help="play the same game again (default: a random one)")
-    parser.add_argument("--delay", type=number(0, MAX_DELAY_S), default=0.0,
-                        help=f"seconds to wait after each move, 0 to {MAX_DELAY_S:g} (default 0)")
-    parser.add_argument("--reads", type=int, choices=range(1, 6), default=3,
-                        help="frames the vision reads per settled scene, 1 to 5 (default 3)")
+    parser.add_argument("--seed", type=int, help="play the same games again (default: random ones)")
+    parser.add_argument("--speed", type=number(0, MAX_SPEED), default=1.0,
+                        help="1: a move a second and the camera at 15 fps; 2 twice as fast; 0 as fast as the "
+                             f"vision reads (at most {MAX_SPEED:g}; default 1)")
+    parser.add_argument("--reads", type=int, choices=range(1, 6), default=5,
+                        help="frames the service's vision reads per settled scene, 1 to 5; a card counts when "
+                             "seen in most of them (default 5, as the service's camera)")
+    parser.add_argument("--games", type=int, metavar="N", help="stop after N games (default: until stopped)")
     parser.add_argument("--options", type=json.loads, default={}, metavar="JSON",
                         help='the game\'s options, as in a hand-history header (e.g. \'{"target": 61}\')')
-    parser.add_argument("--journal", metavar="PATH", help="keep the journal there (default: a temporary one)")
-    parser.add_argument("--history", metavar="FILE", help="also write the game as a hand history")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the panel's address: 0.0.0.0 to open it from a phone on this network "
+                             "(default 127.0.0.1, this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="the panel's port (default 8000; 0: any free one)")
+    parser.add_argument("--no-panel", action="store_true", help="play without serving the panel")
+    parser.add_argument("--pin", help="the dealer console's PIN, 4 to 12 digits (default: a random one, printed)")
+    parser.add_argument("--state", type=Path, metavar="DIR",
+                        help="keep the state directory (the journal) there (default: a temporary one)")
+    parser.add_argument("--history", metavar="FILE", help="write each finished game's hand history there")
     parser.add_argument("--force", action="store_true", help="replace --history even if it is not a history")
     parser.set_defaults(func=run)
 
@@ -42,11 +60,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     players = args.players or PLAYERS[args.game][0]
     if players not in PLAYERS[args.game]:
-        print(f"cardtable demo: error: argument --players: the demo plays {args.game} with {PLAYERS[args.game][0]} "
-              f"to {PLAYERS[args.game][-1]} players, not {players}", file=sys.stderr)
-        return 2
+        return _refuse(f"argument --players: the demo plays {args.game} with {PLAYERS[args.game][0]} "
+                       f"to {PLAYERS[args.game][-1]} players, not {players}")
+    if args.games is not None and args.games < 1:
+        return _refuse(f"argument --games: at least 1, not {args.games}")
+    if not 0 <= args.port <= 65535:
+        return _refuse(f"argument --port: 0..65535, not {args.port}")
     if args.history:  # a history the demo wrote before may be replaced; anything else needs --force
-        check_output(args.history, option="--history", force=args.force,
-                     ours=starts_with(HEADER_START))
-    return run_demo(lambda text: print(text, flush=True), args.game, players, args.deal, args.seed, args.options,
-                    args.reads, args.delay, args.journal, args.history)
+        check_output(args.history, option="--history", force=args.force, ours=starts_with(HEADER_START))
+    pin = args.pin or f"{secrets.randbelow(10**4):04d}"
+    try:
+        check_pin(pin)
+    except PinError as error:
+        return _refuse(f"argument --pin: {error}")
+    seed = secrets.randbelow(10**6) if args.seed is None else args.seed
+    from ..demo import DemoSettings  # vision, gpiozero and the panel load once the arguments are good
+
+    return run_demo(DemoSettings(args.game, players, seed, args.options, args.games, args.speed, args.reads,
+                                 args.host, None if args.no_panel else args.port, pin, args.state,
+                                 Path(args.history) if args.history else None))
+
+
+def run_demo(settings: DemoSettings) -> int:
+    """Play until stopped (or `settings.games` are played): 0, or 1 when a game's result was not the truth."""
+    from ..demo import DemoTable
+
+    print(f"cardtable demo: {settings.players}-player {settings.game} on the table service, seed {settings.seed}",
+          flush=True)
+    with tempfile.TemporaryDirectory(prefix="cardtable-demo-") as temporary:
+        state = settings.state or Path(temporary)
+        demo = DemoTable(settings, state, lambda text: print(text, flush=True))
+
+        def on_signal(signum: int, frame: Any) -> None:
+            demo.stopping.set()
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, on_signal)
+        results = demo.run()
+        print(f"stopped after {len(results)} game(s); journal: {state}", flush=True)
+    return 0 if all(result.same_result for result in results) else 1
+
+
+def _refuse(message: str) -> int:
+    print(f"cardtable demo: error: {message}", file=sys.stderr)
+    return 2

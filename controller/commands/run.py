@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..club.publisher import ClubError, ClubPublisher
 from ..journal import JournalError
 from ..service.config import DEFAULT_PATH, ConfigError, load_config
 from ..service.lock import ServiceLockError
@@ -29,7 +30,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ConfigError as error:  # in the file, or found at start (a calibration file that does not load)
         print(f"cardtable run: refused: {args.config}: {error}", file=sys.stderr)
         return 2
-    except (ServiceLockError, JournalError) as error:  # refuse to play rather than lose what is sensed
+    except (ServiceLockError, JournalError, ClubError) as error:  # refuse to play rather than lose what is sensed
         print(f"cardtable run: refused: {error}", file=sys.stderr)
         return 1
 
@@ -37,21 +38,24 @@ def cmd_run(args: argparse.Namespace) -> int:
 def serve(path: Path) -> int:
     config = load_config(path)
     from ..service.loop import TableService  # the session, vision and gpiozero load once the config is good
-    from ..service.panel import PanelServer
+    from ..service.panel import PanelPortError, PanelServer
 
     service = TableService(config)
     try:  # binds the port now: one in use is refused before play starts
         panel = PanelServer.for_service(service)
-    except OSError as error:
-        where = f"{config.panel.host}:{config.panel.port}"
-        raise ConfigError("panel.port", f"cannot serve the panel on {where}: {error.strerror}") from None
+    except PanelPortError as error:
+        raise ConfigError("panel.port", str(error)) from None
     log.info("the panel: %s (console: %s)", panel.url(), panel.url("/console"))
-    run_until_signalled(service, panel)
+    # A club evening: the hub and the journal also go to the club's broker (controller/club/).
+    publisher = ClubPublisher(config.club, service.hub, config.state_directory) if config.club.enabled else None
+    run_until_signalled(service, panel, publisher)
     return 0
 
 
-def run_until_signalled(service: TableService, panel: PanelServer | None) -> None:
-    """Play until SIGTERM or SIGINT; then the loop shuts down (journal closed, hub closed), then the panel."""
+def run_until_signalled(service: TableService, panel: PanelServer | None,
+                        publisher: ClubPublisher | None = None) -> None:
+    """Play until SIGTERM or SIGINT; then the loop shuts down (journal closed, hub closed), then the panel
+    and the club publisher (which sends what waits, then says offline)."""
 
     def on_signal(signum: int, frame: Any) -> None:
         service.stop()
@@ -61,10 +65,14 @@ def run_until_signalled(service: TableService, panel: PanelServer | None) -> Non
     if panel is not None:
         panel.start()
     try:
+        if publisher is not None:
+            publisher.start()
         service.run()
     finally:
         if panel is not None:
             panel.stop()
+        if publisher is not None:
+            publisher.stop()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -2,22 +2,27 @@
 
 The recognizer's ONNX models load once, when the feed is built (before the service says READY). A camera
 that vanishes is the vision source's business: it reports `offline`, reconnects with backoff and reports
-`online` again; the feed only forwards what the watcher yields.
+`online` again; the feed only forwards what the watcher yields. The feed keeps the latest frame read, so
+the dealer console can be shown a zone as the camera sees it now (the crop of a held card).
 """
 from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import dataclass
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+import cv2
+import numpy as np
 
 from vision.calibration import Calibration
 from vision.deck import deck_named
 from vision.detect import Detector
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
-from vision.sources import FrameSource
+from vision.sources import Frame, FrameSource
 from vision.synthetic import scene_calibration
 from vision.tracking import TableTracker
 from vision.observations import CameraStatus
@@ -41,10 +46,42 @@ def build_watcher(camera: CameraConfig, source: FrameSource | None = None) -> Wa
     recognizer = Recognizer(model, glyph_px=calibration.glyph_px(), card_area=calibration.card_area,
                             deck=deck_named(camera.deck))
     detector = Detector(recognizer, calibration)
-    tracker = TableTracker(detector.detect, calibration.zones)
+    tracker = TableTracker(detector.detect, calibration.zones, k=camera.votes, n=camera.reads)
     with _blaming("camera.source"):
         source = source or open_source(camera.source, camera.size)
-    return Watcher(source, tracker, fps=camera.fps, check=detector.check)
+    return Watcher(Keeping(source), tracker, fps=camera.fps, check=detector.check)
+
+
+CROP_MARGIN = 12  # frame pixels around a zone's box in a crop
+
+
+@dataclass
+class Keeping:
+    """A frame source that keeps the latest frame it read (the watcher's thread replaces it whole)."""
+
+    source: FrameSource
+    latest: Frame | None = None
+
+    @property
+    def online(self) -> bool:
+        return self.source.online
+
+    @property
+    def exhausted(self) -> bool:
+        return bool(getattr(self.source, "exhausted", False))
+
+    @property
+    def last_error(self) -> str | None:
+        return getattr(self.source, "last_error", None)
+
+    def read(self) -> Frame | None:
+        frame = self.source.read()
+        if frame is not None:
+            self.latest = frame
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
 
 
 @contextmanager
@@ -64,6 +101,21 @@ class CameraFeed:
 
     def start(self) -> None:
         self._thread.start()
+
+    def crop(self, zone: str) -> bytes | None:
+        """`zone` in the latest frame, as a PNG; None without a frame or for a zone the calibration lacks."""
+        source, polygon = self.watcher.source, self.watcher.tracker.zones.get(zone)
+        frame = source.latest if isinstance(source, Keeping) else None
+        if frame is None or polygon is None:
+            return None
+        height, width = frame.image.shape[:2]
+        x, y, w, h = cv2.boundingRect(np.rint(np.array(polygon)).astype(np.int32))
+        x0, y0 = max(0, x - CROP_MARGIN), max(0, y - CROP_MARGIN)
+        x1, y1 = min(width, x + w + CROP_MARGIN), min(height, y + h + CROP_MARGIN)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        ok, png = cv2.imencode(".png", frame.image[y0:y1, x0:x1])
+        return png.tobytes() if ok else None
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop at the watcher's next step and close the camera."""

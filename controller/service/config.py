@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.club.connection import BrokerSettings
+from controller.club.topics import RESERVED, check_name
 from controller.hardware.config import HardwareConfig
 from controller.journal import STATE_DIRECTORY
 from controller.pegboard.link import DEFAULT_PORT
@@ -25,6 +27,7 @@ DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 GAMES = ("cribbage", "femkort", "ferbli")
 DECKS = ("52", "32")
 SYNTHETIC = "synthetic"  # the source synthetic[:SEED]
+MAX_READS = 8
 
 
 class ConfigError(ValueError):
@@ -48,8 +51,14 @@ class CameraConfig:
     enrolment: Path | None = field(default=None, metadata=_must_exist())  # an enrolled deck (.npz)
     deck: str = "52"
     fps: float = 15.0
+    reads: int = 5  # frames recognised once a scene has settled
+    votes: int = 3  # of those reads, how many must see a card for it to count
 
     def __post_init__(self) -> None:
+        if not 1 <= self.reads <= MAX_READS:
+            raise ValueError(f"reads: must be 1..{MAX_READS}, not {self.reads}")
+        if not 1 <= self.votes <= self.reads:
+            raise ValueError(f"votes: must be 1..reads ({self.reads}), not {self.votes}")
         if self.deck not in DECKS:
             raise ValueError(f"deck: must be one of {', '.join(DECKS)}, not {self.deck!r}")
         if self.fps <= 0:
@@ -93,6 +102,35 @@ class ConsoleConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig(BrokerSettings):
+    """The club evening (opt-in): the table publishes its public view to the club's broker once `host` is
+    set. `username` defaults to the table's name, the broker's ACL being keyed on it."""
+
+    club: str = ""
+    table: str = ""
+    outbox_limit: int = 10_000  # events kept on disk while the broker is away; the oldest go beyond it
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not self.host:
+            return
+        check_name("club", self.club)
+        check_name("table", self.table)
+        if self.table in RESERVED:
+            raise ValueError(f"table: {self.table!r} is the hall's broker user, not a table's name")
+        if self.outbox_limit < 1:
+            raise ValueError(f"outbox_limit: must be at least 1, not {self.outbox_limit}")
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.host)
+
+    @property
+    def user(self) -> str:
+        return self.username or self.table
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """The game a table starts with (the console may start another)."""
 
@@ -101,6 +139,7 @@ class GameConfig:
     dealer: int = 0
     deal: str = "closed"  # "open" when a deal reader reads every dealt card
     options: dict[str, Any] = field(default_factory=dict)
+    chips: tuple[int, ...] | None = None  # each player's chips at the start (Färbeln is played for chips)
 
     def __post_init__(self) -> None:
         if self.name not in GAMES:
@@ -111,6 +150,10 @@ class GameConfig:
             raise ValueError(f"dealer: must be a seat 0..{len(self.players) - 1}, not {self.dealer}")
         if self.deal not in ("closed", "open"):
             raise ValueError(f"deal: must be closed or open, not {self.deal!r}")
+        if self.name == "ferbli" and self.chips is None:
+            raise ValueError("chips: Färbeln is played for chips: one number per player")
+        if self.chips is not None and len(self.chips) != len(self.players):
+            raise ValueError(f"chips: one number per player ({len(self.players)}), not {list(self.chips)}")
 
 
 @dataclass(frozen=True)
@@ -123,6 +166,7 @@ class ServiceConfig:
     panel: PanelConfig = PanelConfig()
     console: ConsoleConfig = ConsoleConfig()
     game: GameConfig = GameConfig()
+    club: ClubConfig = ClubConfig()
 
     def __post_init__(self) -> None:
         if self.game.deal == "open" and self.reader.source is None:
@@ -132,19 +176,33 @@ class ServiceConfig:
 
 def load_config(path: Path) -> ServiceConfig:
     """Read and check a config file; ConfigError naming the key (or the file) for anything wrong."""
+    return parse_config(config_text(path), path.parent)
+
+
+def config_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("", f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_config(text, path.parent)
 
 
 def parse_config(text: str, base: Path) -> ServiceConfig:
+    config = parse_root(text, ServiceConfig, base)
+    if config.camera.calibration is None and not config.camera.synthetic:
+        raise ConfigError("camera.calibration", "required for a camera (make one with `cardtable vision calibrate`)")
+    return config
+
+
+Root = typing.TypeVar("Root")
+
+
+def parse_root(text: str, root: type[Root], base: Path) -> Root:
+    """A TOML text as the frozen dataclass `root` (its settings, and its sections as dataclasses)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("", f"not valid TOML: {exc}") from None
-    hints = typing.get_type_hints(ServiceConfig)
+    hints = typing.get_type_hints(root)
     sections = {name: hint for name, hint in hints.items() if isinstance(hint, type) and dataclasses.is_dataclass(hint)}
     unknown = sorted(set(data) - set(hints))
     if unknown:
@@ -156,11 +214,18 @@ def parse_config(text: str, base: Path) -> ServiceConfig:
         if name in sections:
             values[name] = _section(name, data[name], sections[name], base)
         else:
-            values[name] = _convert(name, data[name], hint, base, {})
-    config = ServiceConfig(**values)
-    if config.camera.calibration is None and not config.camera.synthetic:
-        raise ConfigError("camera.calibration", "required for a camera (make one with `cardtable vision calibrate`)")
-    return config
+            values[name] = _convert(name, data[name], hint, base, _metadata(root, name))
+    try:
+        return root(**values)
+    except ValueError as exc:  # a setting at the top, checked by the root's __post_init__
+        if isinstance(exc, ConfigError):
+            raise
+        key, _, why = str(exc).partition(": ")
+        raise ConfigError(key, why) from None
+
+
+def _metadata(cls: type, name: str) -> typing.Mapping[str, Any]:
+    return next(f.metadata for f in dataclasses.fields(cls) if f.name == name)
 
 
 def _section(name: str, data: Any, cls: type, base: Path) -> Any:
@@ -262,6 +327,8 @@ calibration = "calibration.json"   # cardtable vision calibrate --empty ... --ca
 # enrolment = "enrolled.npz"       # this table's deck: cardtable vision enroll PHOTOS --out enrolled.npz
 deck = "52"                        # the deck in play: 52 (A..K), or 32 (7..A, Färbeln)
 fps = 15.0                         # frames read per second at most
+reads = 5                          # frames recognised once the table lies still
+votes = 3                          # of those, how many must see a card for it to count
 
 [reader]
 # The optional deal reader, a second small camera at the dealer's place (needed for game.deal = "open").
@@ -299,9 +366,21 @@ name = "cribbage"                  # cribbage, femkort or ferbli
 players = ["Ann", "Bo"]
 dealer = 0                         # the first dealer's seat, from 0
 deal = "closed"                    # "open" when the deal reader reads every dealt card
+# chips = [20, 20]                 # each player's chips at the start (needed for Färbeln)
 
 [game.options]
 # The game's options, as in a hand history header, e.g. target = 61
+
+[club]
+# A club evening (README "Club evening"): publish this table's public view to the club's MQTT broker.
+# Left without a host, the table publishes nowhere.
+# host = "hall.local"
+# port = 1883                      # 8883 with TLS
+# club = "riverside"
+# table = "table-3"                # also the broker user unless username is set
+# password_file = "broker-password"  # or password = "..."
+# tls_ca = "club-ca.crt"           # the CA of the broker's certificate, for TLS
+# outbox_limit = 10000             # events kept on disk while the broker is away (the oldest dropped)
 """
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -89,19 +90,29 @@ class LinkChange:
     detail: str
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Set once the owner thread reaches it: everything put before it is judged (`settled`)."""
+
+    reached: threading.Event
+
+
 class Stop:
     """Ends the loop (put by `stop`, e.g. from the SIGTERM handler)."""
 
 
-Inbox = Sensed | LinkChange | Command | Stop
+Inbox = Sensed | LinkChange | Command | Mark | Stop
+StepWatcher = Callable[[dict[str, Any], Step], None]  # (the journaled table-log line, what it did)
 
 
 class TableService:
     def __init__(self, config: ServiceConfig, *, notifier: Notifier | None = None, hub: StateHub | None = None,
                  source: FrameSource | None = None, pin_factory: Factory | None = None,
                  buzzer_tempo: float = 1.0, clock: Callable[[], float] = time.time,
-                 answer_timeout: float = ANSWER_TIMEOUT) -> None:
+                 answer_timeout: float = ANSWER_TIMEOUT, on_step: StepWatcher | None = None) -> None:
+        """`on_step` hears every input judged, on the owner thread (the demo narrates from it)."""
         self.config = config
+        self._on_step = on_step
         self.answer_timeout = answer_timeout
         self.hub = hub or StateHub()
         self.notifier = notifier or Notifier.from_environment()
@@ -126,7 +137,7 @@ class TableService:
 
     # --- other threads ------------------------------------------------------------------------------
     def submit(self, item: TableInput) -> None:
-        """A dealer console entry (thread-safe; judged in order with everything else)."""
+        """An input from a feeder with no answer to wait for (thread-safe; judged in order with everything else)."""
         self.inbox.put(Sensed(self._clock(), item))
 
     # --- the dealer console (web_panel.ports.ConsolePort; the panel's threads) --------------------------
@@ -149,7 +160,10 @@ class TableService:
         return self._enter(ConsoleUndo())
 
     def hold_crop(self) -> bytes | None:
-        return None  # the watcher keeps no crops yet: the console shows the cards still possible
+        """The held zone as the camera sees it now (the held card still lies there)."""
+        hold, camera = self._status.hold, self.camera
+        zone = None if hold is None else hold.get("zone")
+        return None if camera is None or not isinstance(zone, str) else camera.crop(zone)
 
     def _enter(self, item: TableInput) -> ConsoleAnswer:
         return self._ask(lambda reply: Sensed(self._clock(), item, reply))
@@ -165,6 +179,15 @@ class TableService:
         except (queue.Full, TimeoutError):
             return ConsoleAnswer(False, f"the table did not answer within {self.answer_timeout:g} s: look at the "
                                         "table's state before entering it again")
+
+    def settled(self, timeout: float) -> bool:
+        """Wait until everything put in the inbox so far is judged; False on timeout."""
+        mark = Mark(threading.Event())
+        try:
+            self.inbox.put(mark, timeout=timeout)
+        except queue.Full:
+            return False
+        return mark.reached.wait(timeout)
 
     def stop(self) -> None:
         """End the loop cleanly (thread-safe and safe in a signal handler)."""
@@ -212,12 +235,15 @@ class TableService:
             finally:
                 self.inbox.task_done()  # inbox.join() returns once everything put is judged (tests, tools)
 
-    def _take(self, item: Sensed | LinkChange | Command) -> None:
+    def _take(self, item: Sensed | LinkChange | Command | Mark) -> None:
         if isinstance(item, LinkChange):
             self._set_status(pegboard=item.status.value)
             return
         if isinstance(item, Command):
             item.reply.set_result(self._command(item.start))
+            return
+        if isinstance(item, Mark):
+            item.reached.set()
             return
         if isinstance(item.item, CameraStatus):
             self._status = replace(self._status, camera=item.item.status)
@@ -280,7 +306,7 @@ class TableService:
             log.info("took up game %d again after %d inputs", table.game_id, len(self.journal.inputs(table.game_id)))
             return table
         game = self.config.game
-        setup = Header(game.name, game.players, game.dealer, dict(game.options), None)
+        setup = Header(game.name, game.players, game.dealer, dict(game.options), game.chips)
         return JournaledTable.start(self.journal, TableLogHeader(setup, game.deal))
 
     @property
@@ -310,6 +336,8 @@ class TableService:
                 self._waiting.popleft()
                 self._last_t = t
                 self._take_outputs(step)
+                if self._on_step is not None:
+                    self._hear(line, step)
                 _reply(sensed.reply, answer(sensed.item, before, step, len(self.session.history)))
         except JournalError as error:
             self._fault(str(error))
@@ -332,7 +360,8 @@ class TableService:
             setup = replace(played.setup, dealer=(played.setup.dealer + 1) % len(played.setup.players))
             deal = self.table.deal
         else:
-            setup, deal = Header(start.game, start.players, start.dealer, dict(start.options), None), start.deal
+            setup = Header(start.game, start.players, start.dealer, dict(start.options), start.chips)
+            deal = start.deal
             if deal == "open" and self.config.reader.source is None:
                 return ConsoleAnswer(False, "refused: an open deal needs the deal reader (reader.source in the "
                                             "config); this table deals closed")
@@ -355,6 +384,14 @@ class TableService:
         log.info("game %d ended at the console; game %d (%s) %s", ended, self.table.game_id, setup.game, verb)
         return ConsoleAnswer(True, f"game {ended} ended; game {self.table.game_id}: {setup.game} for "
                                    f"{', '.join(setup.players)} {verb}")
+
+    def _hear(self, line: dict[str, Any], step: Step) -> None:
+        """Tell the step watcher; its failure is logged and must not stop the table."""
+        assert self._on_step is not None
+        try:
+            self._on_step(line, step)
+        except Exception:
+            log.exception("the step watcher failed on %s", line)
 
     def _journaled_last(self, line: dict[str, Any]) -> bool:
         inputs = self.journal.inputs(self.table.game_id)

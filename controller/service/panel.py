@@ -23,13 +23,20 @@ from .loop import TableService
 STOP_TIMEOUT = 5.0
 
 
+class PanelPortError(ValueError):
+    """The panel's address cannot be served (a port in use, an address this machine lacks)."""
+
+
 class PanelServer:
     def __init__(self, service: TableService, host: str, port: int, settings: PanelSettings | None = None) -> None:
         config = service.config
         self.hub = service.hub
         archive = JournalArchive(config.state_directory / JOURNAL_NAME)
         app = create_app(self.hub, service, config, archive=archive, settings=settings)
-        self.server: Any = make_server(app, host, port)
+        try:
+            self.server: Any = make_server(app, host, port)
+        except OSError as error:
+            raise PanelPortError(f"cannot serve the panel on {host}:{port}: {error.strerror}") from None
         self.host = host
         self.port: int = self.server.effective_port
         self._thread = threading.Thread(target=self.server.run, name="panel", daemon=True)

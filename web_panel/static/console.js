@@ -88,10 +88,12 @@
     e.preventDefault();
     let options;
     try { options = JSON.parse($("start-options").value || "{}"); } catch (err) { say("options: not JSON", true); return; }
+    const chipsText = $("start-chips").value.trim();
+    const chips = chipsText ? chipsText.split(",").map((n) => Number(n.trim())) : null;
     const playing = current && current.table && current.table.game && !current.table.game_over;
     if (playing && !confirm("A game is being played: end it and start this one?")) return;
     post("/console/api/start", {game: $("start-game").value, players: $("start-players").value.split(",").map((n) => n.trim()),
-                                dealer: Number($("start-dealer").value) - 1, deal: $("start-deal").value, options, confirm: playing});
+                                dealer: Number($("start-dealer").value) - 1, deal: $("start-deal").value, options, chips, confirm: playing});
   });
 
   const source = new EventSource("/api/events");  // the public stream says when something changed

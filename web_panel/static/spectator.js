@@ -1,14 +1,10 @@
-// The spectator page: draw /api/state, then follow /api/events; re-sync when the phone wakes.
+// The spectator page: draw /api/state, then follow /api/events (live.js); re-sync when the phone wakes.
 "use strict";
 
 (() => {
-  const RECONNECT_MS = 2000;
   const race = [];  // the scores after each change seen (cribbage's chart)
-  let version = -1, source = null;
 
-  function show(doc) {
-    if (doc.version <= version && doc.version !== 0) return;
-    version = doc.version;
+  function draw(doc) {
     const t = doc.table || {};
     if (t.game === "cribbage" && Array.isArray(t.scores)) {
       const last = race[race.length - 1];
@@ -16,22 +12,6 @@
     }
     document.getElementById("status").innerHTML = Render.status(doc);
     document.getElementById("game").innerHTML = Render.game(doc, race);
-    document.body.dataset.version = String(doc.version);
-  }
-
-  function setLive(state) {
-    const badge = document.getElementById("live");
-    badge.dataset.state = state;
-    badge.textContent = state;
-  }
-
-  async function resync() {
-    try {
-      const reply = await fetch("/api/state", {cache: "no-store"});
-      version = -1;  // a restarted service counts from 0 again: take what it says
-      show(await reply.json());
-      loadGames();
-    } catch (e) { setLive("offline"); }
   }
 
   async function loadGames() {
@@ -44,21 +24,5 @@
     } catch (e) { /* the list waits for the next re-sync */ }
   }
 
-  function connect() {
-    if (source) source.close();
-    source = new EventSource("/api/events");
-    source.onopen = () => { version = -1; setLive("live"); };  // a restarted service counts from 0 again
-    source.onmessage = (message) => show(JSON.parse(message.data));
-    source.onerror = () => {
-      if (source.readyState !== EventSource.CLOSED) { setLive("connecting"); return; }
-      // the browser gives up on a stream that answered with an error (a service shutting down): try again
-      setLive("offline");
-      setTimeout(() => resync().then(connect), RECONNECT_MS);
-    };
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") { resync(); connect(); }
-  });
-  resync().then(connect);
+  Live.follow("/api/state", "/api/events", draw, loadGames);
 })();

@@ -32,6 +32,7 @@ class TableCamera:
     reads: int = 5
     votes: int = 3
     seed: int = 0
+    settle_frames: int = 2  # the tracker's: still frames before it reads a scene
     frames: int = field(default=0, init=False)  # frames shown so far
 
     @cached_property
@@ -40,7 +41,8 @@ class TableCamera:
 
     @cached_property
     def tracker(self) -> TableTracker:
-        return TableTracker(self.detector.detect, self.calibration.zones, k=self.votes, n=self.reads)
+        return TableTracker(self.detector.detect, self.calibration.zones, k=self.votes, n=self.reads,
+                            settle_frames=self.settle_frames)
 
     @cached_property
     def _noise(self) -> list[np.ndarray]:
@@ -59,7 +61,7 @@ class TableCamera:
             cv2.fillConvexPoly(inside, np.rint(quads[index]).astype(np.int32), 255)
             washed = inside.astype(bool)
             image[washed] = image[washed] * (1 - GLARE) + 255 * GLARE
-        for _ in range(1 + self.tracker.settle_frames + self.reads - 1):
+        for _ in range(1 + self.settle_frames + self.reads - 1):
             noise = self._noise[self.frames % NOISE_FIELDS]
             self.frames += 1
             yield np.clip(image + noise, 0, 255).astype(np.uint8)

@@ -4,13 +4,14 @@ and console entries as they are; every input as its table-log line, timed by the
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from controller.simulation.scene.actions import Action, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.table import PhysicalTable, ZoneBox
-from vision.synthetic import SceneStyle
+from vision.synthetic import PlacedCard, SceneStyle
 from vision.watch import SYNTHETIC_STYLE
 from vision.observations import READER, UNKNOWN_CARD, CardPlaced, TableChange, observation_to_json
 
@@ -45,8 +46,17 @@ class DealReader:
             sensed.seen.extend(self.camera.show(self.slot.scene()))
 
 
+class Camera(Protocol):
+    """The overhead camera as the stage uses it: a settled scene shown, what the table took in from it."""
+
+    @property
+    def frames(self) -> int: ...
+
+    def show(self, scene: list[PlacedCard], glared: Collection[int] = ()) -> list[TableChange]: ...
+
+
 class Stage:
-    def __init__(self, table: PhysicalTable, camera: TableCamera, reader: DealReader | None = None) -> None:
+    def __init__(self, table: PhysicalTable, camera: Camera, reader: DealReader | None = None) -> None:
         self.table, self.camera, self.reader = table, camera, reader
 
     @property
