@@ -13,8 +13,9 @@ from controller.simulation.cribbage import Driver, header
 from controller.simulation.scene.actions import Lay
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.cribbage import CribbagePlayers
-from controller.simulation.scene.stage import DealReader, Stage
+from controller.simulation.scene.stage import WIDE_STYLE, DealReader, Stage, table_stage
 from controller.simulation.scene.table import MoveError, PhysicalTable
+from vision.synthetic import SceneStyle
 from vision.watch import SYNTHETIC_STYLE
 
 
@@ -72,12 +73,31 @@ def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() 
         table.perform(Lay("seat-3", "KD"))
 
 
-def test_the_table_seats_up_to_six_in_zones_that_do_not_overlap() -> None:
-    zones = PhysicalTable.laid_out(SYNTHETIC_STYLE, 6).zones
-    boxes = [zones[f"seat-{n}"] for n in range(1, 7)] + [zones[name] for name in ("crib", "starter", "centre")]
+@pytest.mark.parametrize("style, seats", [(SYNTHETIC_STYLE, 5), (SYNTHETIC_STYLE, 6), (WIDE_STYLE, 7), (WIDE_STYLE, 8)])
+def test_crowded_tables_lay_out_zones_that_do_not_overlap(style: SceneStyle, seats: int) -> None:
+    zones = PhysicalTable.laid_out(style, seats).zones
+    assert sorted(name for name in zones if name.startswith("seat-")) == [f"seat-{n}" for n in range(1, seats + 1)]
+    boxes = list(zones.values())
     for i, a in enumerate(boxes):
-        assert 0 <= a.x0 < a.x1 <= SYNTHETIC_STYLE.size[0] and 0 <= a.y0 < a.y1 <= SYNTHETIC_STYLE.size[1]
+        assert 0 <= a.x0 < a.x1 <= style.size[0] and 0 <= a.y0 < a.y1 <= style.size[1]
         for b in boxes[i + 1:]:
             assert min(a.x1, b.x1) <= max(a.x0, b.x0) or min(a.y1, b.y1) <= max(a.y0, b.y0), (a, b)
-    with pytest.raises(ValueError, match="the demo table seats 1 to 6 players, not 7"):
+
+
+def test_more_players_than_the_frame_seats_are_refused_saying_how_many_fit() -> None:
+    with pytest.raises(ValueError, match=r"the demo table \(960 x 540 px, cards 100 px wide\) seats 1 to 6 players, not 7"):
         PhysicalTable.laid_out(SYNTHETIC_STYLE, 7)
+    with pytest.raises(ValueError, match="seats 1 to 8 players, not 9"):
+        PhysicalTable.laid_out(WIDE_STYLE, 9)
+
+
+def test_eight_players_cards_are_each_read_in_their_own_seat() -> None:
+    """At the wider table of eight, a card laid before each player, and a whole row of four before one of
+    them, is read in that player's zone."""
+    table = table_stage(8, open_deal=False, seed=8, reads=1)
+    assert table.table.style == WIDE_STYLE
+    moves = [Lay(f"seat-{n}", card) for n, card in enumerate(("AS", "7H", "QD", "10C", "KS", "2H", "9D", "JC"), 1)]
+    moves += [Lay("seat-5", card) for card in ("3S", "4H", "5D")]
+    for move in moves:
+        sensed = table.perform(move)
+        assert [str(o) for o in sensed.seen] == [f"{move.card} placed in {move.zone}"]

@@ -5,12 +5,12 @@ and console entries as they are; every input as its table-log line, timed by the
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from controller.simulation.scene.actions import Action, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.camera import TableCamera
-from controller.simulation.scene.table import PhysicalTable, ZoneBox
+from controller.simulation.scene.table import PhysicalTable, ZoneBox, seats_fit
 from vision.synthetic import PlacedCard, SceneStyle
 from vision.watch import SYNTHETIC_STYLE
 from vision.observations import READER, UNKNOWN_CARD, CardPlaced, TableChange, observation_to_json
@@ -18,6 +18,7 @@ from vision.observations import READER, UNKNOWN_CARD, CardPlaced, TableChange, o
 FPS = 15.0  # the camera's frame rate: the table log's clock
 NUDGES = 3  # how often a player straightens a card the table did not read before giving up
 READER_STYLE = SceneStyle(size=(180, 220), card_width=100, tilt=0.0)  # a slot the size of one card
+WIDE_STYLE = replace(SYNTHETIC_STYLE, size=(1280, 720))  # seven or eight players: the camera sees more table
 
 
 @dataclass
@@ -104,11 +105,19 @@ class Stage:
         return sensed
 
 
+def table_style(seats: int) -> SceneStyle:
+    """The camera look for `seats` players: `--source synthetic`'s, or a wider frame (the cards as large)
+    for more players than it seats."""
+    return SYNTHETIC_STYLE if seats_fit(SYNTHETIC_STYLE, seats) else WIDE_STYLE
+
+
 def table_stage(seats: int, open_deal: bool, seed: int = 0, reads: int = 3) -> Stage:
     """The demo's table for `seats` players (controller.simulation.scene.table.table_layout) seen by the
-    camera look of `cardtable vision watch --source synthetic`; each settled scene read `reads` times, a
-    card counted when seen in most of them; with the deal reader when `open_deal`."""
-    table = PhysicalTable.laid_out(SYNTHETIC_STYLE, seats, seed)
+    camera look of `cardtable vision watch --source synthetic` (a wider frame, the cards as large, when
+    more players than it seats sit down); each settled scene read `reads` times, a card counted when seen
+    in most of them; with the deal reader when `open_deal`."""
+    style = table_style(seats)
+    table = PhysicalTable.laid_out(style, seats, seed)
     votes = reads // 2 + 1
-    camera = TableCamera(table.calibration(), SYNTHETIC_STYLE, reads, votes, seed)
+    camera = TableCamera(table.calibration(), style, reads, votes, seed)
     return Stage(table, camera, DealReader(reads, votes, seed) if open_deal else None)

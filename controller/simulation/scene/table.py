@@ -19,7 +19,7 @@ import numpy as np
 from controller.simulation.scene.actions import CardMove, Gather, Lay, Take, TurnUp
 from vision.calibration import Calibration
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, camera_homography, scene_calibration
-from vision.observations import TableChange, seat_zone
+from vision.observations import MAX_SEATS, TableChange, seat_zone
 from vision.tracking import ZoneState, diff_states
 
 # Places along a zone's row: four face-up cards (a cribbage seat's played cards, the turned crib, a
@@ -78,17 +78,30 @@ class ZoneBox:
         return cv2.perspectiveTransform(corners, camera_homography(style))[0].astype(float).tolist()
 
 
-MAX_SEATS = 6  # beyond six, a seat's row leaves too little of each card for its index to be read
+# A seat's row on a crowded edge: each card showing this much of itself past the next (its index and more)
+CROWDED_STEP = 0.45
+
+
+def seats_fit(style: SceneStyle, seats: int) -> bool:
+    """Whether `seats` players fit round a table of `style`'s size with every card's index showing."""
+    if seats <= 4:
+        return True
+    card_w, card_h = style.card_width, style.card_width * FACE_H / FACE_W
+    per_edge = (seats - 1) // 2  # the near edge takes the odd one
+    row = card_w + 2 * MARGIN + (ROW_CAPACITY - 1) * CROWDED_STEP * card_w
+    return per_edge * row <= style.size[0] - 2 * (card_h + 2 * MARGIN)
 
 
 def table_layout(style: SceneStyle, seats: int) -> dict[str, ZoneBox]:
     """The demo table's zones on the table plane, sized from the card: a seat's row (four face-up cards
     and a pile) along the near and far edges for two players, down the left and right edges too for
-    three or four; five or six sit two to each of the near and far edges, the rows closer (each card
-    still showing its index), one down each side. Between the rows the crib (its pile in the middle,
-    four cards when turned up), the starter and the centre."""
-    if not 1 <= seats <= MAX_SEATS:
-        raise ValueError(f"the demo table seats 1 to {MAX_SEATS} players, not {seats}")
+    three or four; beyond four, one down each side and the rest shared out along the near and far edges
+    (the near edge takes the odd one), the rows closer, as far as each card's index still shows. Between
+    the rows the crib (its pile in the middle, four cards when turned up), the starter and the centre."""
+    if not 1 <= seats <= MAX_SEATS or not seats_fit(style, seats):
+        raise ValueError(f"the demo table ({style.size[0]} x {style.size[1]} px, cards {style.card_width:g} px "
+                         f"wide) seats 1 to {max(n for n in range(1, MAX_SEATS + 1) if seats_fit(style, n))} "
+                         f"players, not {seats}")
     w, h = style.size
     card_w, card_h = style.card_width, style.card_width * FACE_H / FACE_W
     deep = card_h + 2 * MARGIN
@@ -98,21 +111,26 @@ def table_layout(style: SceneStyle, seats: int) -> dict[str, ZoneBox]:
         edges = [ZoneBox(left, h - deep, right, h), ZoneBox(0, 0, left, h, along_x=False),
                  ZoneBox(left, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
         order = [0, 2] if seats == 2 else [0, 1, 2, 3][:seats]  # two players sit opposite
+        zones = {seat_zone(i): edges[edge] for i, edge in enumerate(order)}
     else:
         left, right = deep, w - deep
-        middle = (left + right) / 2
+        near = _edge_boxes(left, right, h - deep, h, (seats - 1) // 2)
+        far = _edge_boxes(left, right, 0, deep, (seats - 2) // 2)
         # round the table: the near edge right to left, the left side, the far edge, the right side
-        edges = [ZoneBox(middle, h - deep, right, h), ZoneBox(left, h - deep, middle, h),
-                 ZoneBox(0, 0, left, h, along_x=False), ZoneBox(left, 0, middle, deep),
-                 ZoneBox(middle, 0, right, deep), ZoneBox(right, 0, w, h, along_x=False)]
-        order = list(range(seats))
-    zones = {seat_zone(i): edges[edge] for i, edge in enumerate(order)}
+        boxes = [*reversed(near), ZoneBox(0, 0, left, h, along_x=False), *far, ZoneBox(right, 0, w, h, along_x=False)]
+        zones = {seat_zone(i): box for i, box in enumerate(boxes)}
     crib = left + card_w + 4 * 0.5 * card_w + 2 * MARGIN  # four cards spread, each showing its index
     starter = crib + card_w + 2 * MARGIN
     zones["crib"] = ZoneBox(left, deep, crib, h - deep, pile=ROW_CAPACITY // 2)
     zones["starter"] = ZoneBox(crib, deep, starter, h - deep, pile=ROW_CAPACITY // 2)
     zones["centre"] = ZoneBox(starter, deep, right, h - deep, pile=ROW_CAPACITY // 2)
     return zones
+
+
+def _edge_boxes(x0: float, x1: float, y0: float, y1: float, count: int) -> list[ZoneBox]:
+    """`count` seats' rows side by side along an edge, left to right."""
+    width = (x1 - x0) / count
+    return [ZoneBox(x0 + i * width, y0, x0 + (i + 1) * width, y1) for i in range(count)]
 
 
 @dataclass
