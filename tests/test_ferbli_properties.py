@@ -5,6 +5,10 @@ the cards, some of them unread; the players pick among the engine's legal action
 thrown in as well. Checked after every event: no crash, chips conserved, the pot is what the deal's
 players paid, FB-R31 between rounds, every accepted random event was among the legal actions, every
 rejected one left the engine unchanged, and every showdown pot went to the best hand.
+
+Open deals (every card read) are played twice: with the discards named, and as the camera sees a buy (one
+null per card going face down); the second engine's pooled hands are laid down at the showdown. Both must
+show spectators the same at every step and end with the same chips.
 """
 from __future__ import annotations
 
@@ -103,3 +107,35 @@ def test_random_matches_keep_every_invariant(players: int, data: st.DataObject) 
         if not step(sim, total):
             break
     assert game.summary()["chips"] == game.chips.balances
+
+
+def counted(event: Event) -> Event:
+    """A buy as the camera sees it: one null per card going face down into the centre."""
+    return {**event, "discard": [None] * len(event["discard"])} if event["type"] == "buy" else event
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 7), seed=st.integers(0, 2**32), chips=st.integers(8, 40))
+def test_open_matches_with_unnamed_discards_end_as_with_named_ones(players: int, seed: int, chips: int) -> None:
+    named, unnamed = table(players, chips), table(players, chips)
+    sim = FerbliTable(named, random.Random(seed), unread=0.0, misdeal=0.0)
+    for event, _ in sim.events(limit=800):
+        unnamed.apply(counted(event))
+        while unnamed.phase is Phase.SHOWDOWN:  # the named engine knew every hand and settled at once
+            seat = unnamed.to_act()
+            assert seat is not None and named.phase is Phase.HAND_OVER
+            unnamed.apply({"type": "reveal", "seat": seat, "cards": [str(c) for c in named.book.hands[seat]]})
+        assert unnamed.public_view() == named.public_view(), event
+        check_truth_among_candidates(unnamed, named)
+    assert unnamed.summary() == named.summary()
+
+
+def check_truth_among_candidates(unnamed: FerbliGame, named: FerbliGame) -> None:
+    """Each hand's read cards are really there, and its unread ones are among its pool."""
+    for seat, hand in enumerate(unnamed.book.hands):
+        truth = named.book.hands[seat]
+        assert len(hand) == len(truth) and all(card in truth for card in hand if card is not None)
+        if seat in unnamed.book.pools:
+            assert {card for card in truth if card not in hand} <= set(unnamed.book.pools[seat])
+        else:
+            assert None not in hand

@@ -625,7 +625,6 @@ def test_unread_deal_settles_on_the_last_reveal() -> None:
 def test_unread_buying_discards_may_be_named_or_unread() -> None:
     game = first_decision(table())
     play(game, act("raise", 0, 4), join(1), join(2))
-    rejected(game, buy(1, "replace", None), "seat 1's cards are all known: name the cards")
     play(game, buy(1, "replace", "7H"), card(1, None))
     assert game.book.hands[1] == [*parse_cards(["AS", "KS", "QS"]), None]
     play(game, buy(2, "stand"), buy(0, "stand"))
@@ -634,3 +633,89 @@ def test_unread_buying_discards_may_be_named_or_unread() -> None:
              "card 7H is not in seat 1's hand (card 7H is already in the discards)")
     effects = play(game, act("reveal", 1, cards=["AS", "KS", "QS", "JS"]))
     assert chips_of(effects) == {(1, "pot"): 27}
+
+
+# ------------------------------------------------------------------------------- unnamed discards from read hands
+
+def test_an_unnamed_discard_from_a_read_hand_keeps_the_rest_among_its_cards() -> None:
+    """Open deal: the camera counts two cards going face down, not which; the hand keeps two unread slots
+    among AS KS QS 7H, and what it shows later must come from them."""
+    game, twin = buying(), buying()
+    play(game, buy(1, "replace", None, None), card(1, "JS"), card(1, "10S"))
+    play(twin, buy(1, "replace", "QS", "7H"), card(1, "JS"), card(1, "10S"))
+    assert game.book.hands[1] == [None, None, *parse_cards(["JS", "10S"])]
+    assert game.dealer_view()["among"] == [[], ["7H", "AS", "KS", "QS"], []]
+    for each in (game, twin):
+        play(each, buy(2, "replace", "9D"))
+    rejected(game, card(2, "KS"), "card KS is already in seat 1's hand or its unnamed discards")
+    for each in (game, twin):
+        play(each, card(2, "KH"))
+    assert game.public_view() == twin.public_view()  # spectators learn nothing the named discard hid
+    play(game, buy(0, "stand"), act("show", 1))
+    assert game.phase is Phase.SHOWDOWN and game.to_act() == 1  # only the pooled hand must be laid down
+    rejected(game, act("reveal", 1, cards=["AS", "JH", "JS", "10S"]),
+             "card JH is not in seat 1's hand: its 2 unread card(s) are among AS KS QS 7H")
+    rejected(game, act("reveal", 1, cards=["AS", "KS", "QS", "7H"]), "leaves out JS, 10S")
+    effects = play(game, act("reveal", 1, cards=["AS", "KS", "JS", "10S"]))
+    assert chips_of(effects) == {(1, "pot"): 27}  # four-flush 41 beats seat 0's four-flush 34
+    # the hand shown, the pool's other two are the discards
+    assert game.dealer_view()["discard_pile"] [:2] == [{"seat": 1, "card": "QS"}, {"seat": 1, "card": "7H"}]
+    assert game.dealer_view()["among"] == [[], [], []]
+
+
+def test_discarding_the_whole_read_hand_unnamed_names_the_discards() -> None:
+    game = buying()
+    play(game, buy(1, "all", None, None, None, None))
+    assert [entry["card"] for entry in game.dealer_view()["discard_pile"]] == ["AS", "KS", "QS", "7H"]
+    assert game.book.hands[1] == [] and game.dealer_view()["among"][1] == []
+
+
+def test_unnamed_discards_need_a_read_hand_or_enough_unread_cards() -> None:
+    game = table()
+    play(game, deal([None, None], [None, None], [None, None]), act("stake", 1, 5),
+         deal([None, None], [None, None], [None, None]), join(2), join(0), act("expose_demand", 0),
+         act("expose", 1, cards=["AS", "KS"]), act("raise", 0, 4), join(1), join(2))
+    rejected(game, buy(1, "replace", None, None, None), "seat 1 has no unread card left for a null: name the cards")
+    play(game, buy(1, "replace", "AS", None, None))
+    assert game.book.hands[1] == [parse_cards(["KS"])[0]] and game.dealer_view()["among"][1] == []
+
+
+def seven_buy_unnamed() -> tuple[FerbliGame, list[list[str]]]:
+    """Seven players (the four aces left in the talon): seat 1 buys three unnamed, seat 2 three named.
+    Seat 6's last card was not read."""
+    game = table(7)
+    cards = [c for c in piquet_deck() if c.rank != 1]
+    hands = [[str(c) for c in cards[4 * seat:4 * seat + 4]] for seat in range(7)]
+    dealt: list[list[str | None]] = [list(hand) for hand in hands]
+    dealt[6][3] = None
+    play(game, deal(*[h[:2] for h in dealt]), act("stake", 1, 1), deal(*[h[2:] for h in dealt]),
+         *[join(seat) for seat in (2, 3, 4, 5, 6, 0)], act("raise", 0, 1), *[join(seat) for seat in range(1, 7)])
+    play(game, buy(1, "replace", None, None, None), card(1, "AS"), card(1, "AH"), card(1, "AD"))
+    play(game, buy(2, "replace", *hands[2][:3]), card(2, "AC"))
+    return game, hands
+
+
+def test_gap_fb_9_unnamed_discards_reshuffled_are_dealt_from_the_pool() -> None:
+    game, hands = seven_buy_unnamed()
+    pool = sorted(hands[1])
+    assert game.book.talon == 0
+    assert sorted(a["card"] for a in game.legal_actions() if a["type"] == "deal" and a["card"]) == pool
+    rejected(game, card(2, hands[3][0]), f"card {hands[3][0]} is already in seat 3's hand")
+    rejected(game, card(2, hands[2][0]), f"card {hands[2][0]} is already in the discards")  # his own
+    rejected(game, card(2, hands[6][3]), f"card {hands[6][3]} cannot come from the talon: it holds only "
+             f"unnamed discards, among {' '.join(hands[1])}")
+    assert play(game, card(2, hands[1][0])) == [{"talon": "reshuffled", "cards": 3}]
+    play(game, card(2, hands[1][1]))
+    assert game.dealer_view()["among"][1] == sorted(hands[1][2:])
+    play(game, buy(3, "replace", hands[3][0]))
+    assert sorted(a["card"] for a in game.legal_actions() if a["type"] == "deal" and a["card"]) == sorted(hands[1][2:])
+    play(game, card(3, hands[1][2]))  # the talon's last card: seat 1's unread slot is the pool's other
+    assert game.book.hands[1] == parse_cards([hands[1][3], "AS", "AH", "AD"])
+    assert game.dealer_view()["among"][1] == []
+
+
+def test_an_unread_card_from_a_talon_of_pooled_discards_forgets_the_pool() -> None:
+    game, hands = seven_buy_unnamed()
+    play(game, card(2, None))  # it may be any of seat 1's discards: seat 1's slot is just unread now
+    assert game.dealer_view()["among"][1] == [] and game.book.hands[1] == [None, *parse_cards(["AS", "AH", "AD"])]
+    play(game, card(2, hands[1][3]))  # any unseen card, seat 1's pool no longer counts as seen

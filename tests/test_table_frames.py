@@ -52,8 +52,13 @@ def test_a_ferbli_match_through_frames_ends_as_the_simulated_table_did(deal: str
     played = play_through_frames("ferbli", 3, deal, seed=1)
     kinds = assert_same_result(played, tmp_path)
     assert kinds["buy"] == 2 and kinds["expose"] == 1 and kinds["new_hand"] == 2
-    # the showdown's hands are laid face up; only where the deal was closed are they news to the engine
-    assert (kinds["reveal"] >= 2) == (deal == "closed")
+    # the camera counts a buyer's cards going face down, open deal too: nobody listed them at the console
+    discards = [event["discard"] for event in played.session.history if event["type"] == "buy"]
+    assert any(discards) and all(card is None for discard in discards for card in discard)
+    # the showdown's hands are laid face up: news to the engine where the deal was closed, or a read hand
+    # bought unnamed cards (its cards were then only known to be among the hand's)
+    reveals = [event["seat"] for event in played.session.history if event["type"] == "reveal"]
+    assert len(reveals) >= (2 if deal == "closed" else 1)
     deals = [event for event in played.session.history if event["type"] == "deal"]
     named = [event for event in deals if event["card"] is not None]
     if deal == "open":

@@ -145,7 +145,7 @@ class ClubPublisher:
     def _try_collect(self, outbox: Outbox, journal: Journal | None, failing: bool) -> bool:
         """Collect; False (said once) when the outbox or the journal cannot be used now: tried again soon."""
         try:
-            self._collect(outbox, journal, True)
+            self._collect(outbox, journal)
         except (sqlite3.Error, JournalError, OSError) as error:
             if not failing:
                 log.error("the club publisher cannot put what the table did (%s): it tries again", error)
@@ -154,18 +154,17 @@ class ClubPublisher:
             log.info("the club publisher puts again")
         return True
 
-    def _collect(self, outbox: Outbox, journal: Journal | None, changed: bool) -> None:
-        """Put the journal's new events and finished games, then the state when it changed (or when the
-        outbox dropped events since it was last put: it says how many)."""
+    def _collect(self, outbox: Outbox, journal: Journal | None) -> None:
+        """Put the journal's new events and finished games, then the state (saying how many events the
+        outbox ever dropped)."""
         messages: list[tuple[str, bytes, bool]] = []
         if journal is not None:
             marks = self._journal_news(outbox, journal, messages)
             if outbox.put(messages, marks):
                 log.warning("the club's outbox is full: dropped its oldest events (%d so far)", outbox.mark("dropped"))
-        dropped, snapshot = outbox.mark("dropped"), self.hub.snapshot()
-        if snapshot.version and (changed or dropped != outbox.mark("dropped_shown")):  # version 0: nothing yet
-            state = state_payload(snapshot, dropped)
-            outbox.put([(self._topic("state"), state, True)], {"dropped_shown": dropped})
+        snapshot = self.hub.snapshot()
+        if snapshot.version:  # version 0: the service has shown nothing yet
+            outbox.put([(self._topic("state"), state_payload(snapshot, outbox.mark("dropped")), True)])
 
     def _journal_news(self, outbox: Outbox, journal: Journal, messages: list[tuple[str, bytes, bool]]) -> dict[str, int]:
         records = journal.games()
@@ -197,7 +196,7 @@ class ClubPublisher:
 
     def _flush(self, outbox: Outbox, sender: _Sender, journal: Journal | None) -> None:
         """The table stops: put the last news, give the broker `FLUSH` seconds for what waits, say offline."""
-        self._collect(outbox, journal, True)
+        self._collect(outbox, journal)
         deadline = threading.Event()
         timer = threading.Timer(FLUSH, deadline.set)
         timer.start()

@@ -342,7 +342,7 @@ class FerbliGame:
         if len(discards) not in BUY_DISCARDS[option]:
             counts = " or ".join(str(n) for n in BUY_DISCARDS[option])
             raise IllegalEvent(f"option {option} discards {counts} card(s) (FB-R24), got {len(discards)}")
-        self.book.discard(seat, self.book.match_held(seat, discards))
+        self.book.discard(seat, discards)
         self.buyers.pop(0)
         self.serving = seat
         self.to_deal = _buy_deals(seat, option, len(discards))
@@ -523,9 +523,11 @@ class FerbliGame:
         }
 
     def dealer_view(self) -> dict[str, Any]:
-        """The public view and every card the engine knows: the hands and the discards, read or not."""
+        """The public view and every card the engine knows: the hands and the discards, read or not, and
+        for a hand whose discard was unnamed the read cards its unread ones are among."""
         return {**self.public_view(), "hands": [[_text(card) for card in hand] for hand in self.book.hands],
-                "discard_pile": [{"seat": seat, "card": _text(card)} for seat, card in self.book.pile]}
+                "discard_pile": [{"seat": seat, "card": _text(card)} for seat, card in self.book.pile],
+                "among": [sorted(map(str, self.book.pools.get(seat, []))) for seat in range(self.players)]}
 
     def _laid_down(self) -> list[int]:
         """FB-R33: at the showdown everyone still in lays his hand face up (it stays so after the deal)."""

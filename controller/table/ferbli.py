@@ -11,7 +11,7 @@
 * expose: the two cards forehand lays face up in his zone. They stay there until the showdown.
 * buy: the console enters the option; unless it lists the discard, the discard is the cards seen
   leaving the buyer's zone face up, then one unread card for each other card counted face down into
-  `centre` since the last buy of the deal.
+  `centre` since the last buy of the deal (open deal too: the engine keeps a read hand's candidates).
 * showdown: a hand is revealed once its zone shows all its cards face up (upcards and exposed cards
   included). NEXT after the hand is `new_hand`.
 """

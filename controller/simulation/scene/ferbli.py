@@ -82,13 +82,10 @@ class FerbliPlayers:
         return [Press("next")] if pressed else []
 
     def _buy(self, event: dict) -> list[Action]:
-        """The discard laid face down into the centre, then the option entered (the discard listed too in
-        an open deal, where the engine knows every card: the camera sees only how many went down)."""
+        """The discard laid face down into the centre, then the option entered (open deal too: the table
+        counts the cards going down, and the engine keeps the read hand as the cards it may still hold)."""
         zone, seat = seat_zone(event["seat"]), event["seat"]
         moves: list[Action] = []
         for card in event["discard"]:
             moves += [Take(zone, card), Lay(CENTRE, card, face_up=False)]
-        entry = {"type": "buy", "seat": seat, "option": event["option"]}
-        if self.open_deal:
-            entry["discard"] = event["discard"]
-        return moves + [Console({"event": entry})]
+        return moves + [Console({"event": {"type": "buy", "seat": seat, "option": event["option"]}})]
