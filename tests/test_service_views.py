@@ -7,7 +7,7 @@ import json
 from controller.history import Header
 from controller.table.log import input_from_json
 from controller.table.session import TableSession
-from controller.service.views import dealer_view, public_view
+from controller.service.views import dealer_view, public_refusal, public_view
 
 from table_logs import cribbage_log
 
@@ -52,3 +52,16 @@ def test_the_public_view_says_who_acts_and_what_lies_face_up() -> None:
     assert (view["game"], view["players"], view["dealer"], view["phase"]) == ("cribbage", ["Ann", "Bo"], 1, "play")
     assert view["to_act"] == 0 and view["face_up"] == {"starter": ["QH"]} and view["face_down"] == {"crib": 4}
     assert view["scores"] == [0, 0] and view["starter"] == "QH"  # the engine's own public view
+
+
+def test_a_public_refusal_names_only_cards_the_public_view_shows() -> None:
+    header = Header("cribbage", ("Ann", "Bo"), 0, {}, None)
+    public = public_view(TableSession(header, "closed"))
+    public["face_up"] = {"centre": ["QS"]}  # the refused card lies face up until taken back
+    refused = {"ok": False, "event": {"type": "reveal", "seat": 1, "cards": ["QS"]},
+               "error": "QS is not among seat 1's cards: its unread cards are among 10H 2C AD"}
+    said = public_refusal(refused, public)
+    assert said == {"type": "reveal", "seat": 1, "error": "QS is not among seat 1's cards: its unread cards "
+                                                          "are among a hidden card a hidden card a hidden card"}
+    dealt = {"ok": False, "event": {"type": "deal", "seat": 0, "card": "QS"}, "error": "QS was dealt already"}
+    assert "QS" not in json.dumps(public_refusal(dealt, public))

@@ -58,13 +58,12 @@ from .devices import TableDevices
 from .hub import StateHub, TableStatus
 from .lock import ServiceLock
 from .notify import Notifier
-from .views import dealer_view, public_view
+from .views import dealer_view, public_refusal, public_view
 
 log = logging.getLogger(__name__)
 
 IDLE_TICK = 1.0  # seconds between the loop's own steps when nothing arrives (watchdog, journal retry)
 INBOX_SIZE = 4096  # inputs waiting for the owner thread; a full inbox drops button presses, never frames
-DEAL_REFUSED = "a dealt card was refused (the dealer console says why)"  # its card is hidden
 ANSWER_TIMEOUT = 10.0  # seconds a console entry waits for the owner thread's answer
 Reply = Future[ConsoleAnswer]
 
@@ -415,7 +414,7 @@ class TableService:
         changes: dict[str, Any] = {"hold": self.session.dealer_hold(), "notice": outputs.notice}
         refused = [entry for entry in step.events if not entry["ok"]]
         if refused:
-            changes["last_refusal"] = public_refusal(refused[-1])
+            changes["last_refusal"] = public_refusal(refused[-1], public_view(self.session))
         self._status = replace(self._status, **changes)
 
     def _set_status(self, **changes: Any) -> None:
@@ -437,14 +436,6 @@ class TableService:
         if status.camera == "offline" or (self.config.pegboard.enabled and status.pegboard != "up"):
             return LightStatus.OFFLINE
         return self._session_light
-
-
-def public_refusal(entry: dict[str, Any]) -> dict[str, Any]:
-    """A refused event as spectators may see it: a refused dealt card stays hidden."""
-    event = entry["event"]
-    if event.get("type") == "deal":
-        return {"type": "deal", "error": DEAL_REFUSED}
-    return {"type": event.get("type"), "seat": event.get("seat"), "error": entry["error"]}
 
 
 def _reply(reply: Reply | None, said: ConsoleAnswer) -> None:

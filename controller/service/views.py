@@ -7,15 +7,26 @@ reader's slot (every dealt card is read face up there, then goes into a hand), a
 the review of its discards and missed points (web_panel.review), once every card of it is shown.
 Dealer: the engine's `dealer_view()` (the hands the deal reader read) with the same additions, the
 reader's slot and the current hand's events. The hold goes in the hub's status, beside the view.
+
+A refused event goes to spectators too ("Last refused: ..."), but the engine's reason is written for the
+dealer and may name hidden cards (a Färbeln reveal refused names the cards the hand may hold): the
+public refusal names only cards the public view shows, and a refused dealt card not at all.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
 from controller.cribbage.game import CribbageGame, Phase
 from controller.table.inputs import READER
 from controller.table.session import TableSession
 from web_panel.review import hand_review
+
+
+DEAL_REFUSED = "a dealt card was refused (the dealer console says why)"  # its card is hidden
+HIDDEN_CARD = "a hidden card"
+CARD_NAME = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")  # controller.cards' names: 10H, QS, AD
 
 
 def public_view(session: TableSession) -> dict[str, Any]:
@@ -46,3 +57,26 @@ def cribbage_review(session: TableSession) -> dict[str, Any] | None:
     if not isinstance(engine, CribbageGame) or engine.phase is not Phase.HAND_OVER:
         return None
     return hand_review(session.hand_events(), len(session.setup.players), engine.dealer, engine.options.muggins)
+
+
+def public_refusal(entry: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """A refused event (a Step's JSON entry) as spectators may see it beside the `public` view."""
+    event = entry["event"]
+    if event.get("type") == "deal":
+        return {"type": "deal", "error": DEAL_REFUSED}
+    shown = set(_card_names(public))
+    error = CARD_NAME.sub(lambda card: card[0] if card[0] in shown else HIDDEN_CARD, entry["error"])
+    return {"type": event.get("type"), "seat": event.get("seat"), "error": error}
+
+
+def _card_names(value: Any) -> Iterator[str]:
+    """Every card name anywhere in a view (its values only: keys are field names)."""
+    if isinstance(value, str):
+        if CARD_NAME.fullmatch(value):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _card_names(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _card_names(item)
