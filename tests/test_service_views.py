@@ -61,7 +61,11 @@ def test_a_public_refusal_names_only_cards_the_public_view_shows() -> None:
     refused = {"ok": False, "event": {"type": "reveal", "seat": 1, "cards": ["QS"]},
                "error": "QS is not among seat 1's cards: its unread cards are among 10H 2C AD"}
     said = public_refusal(refused, public)
-    assert said == {"type": "reveal", "seat": 1, "error": "QS is not among seat 1's cards: its unread cards "
+    assert said == {"type": "reveal", "seat": 1, "error": "QS is not among Bo's cards: its unread cards "
                                                           "are among a hidden card a hidden card a hidden card"}
+    go = {"ok": False, "event": {"type": "go", "seat": 0}, "error": "illegal go: seat 0 can lay 5H (count is 21)"}
+    assert public_refusal(go, public)["error"] == "illegal go: Ann can lay a hidden card (count is 21)"
+    stranger = {"ok": False, "event": {"type": "muggins", "seat": 7}, "error": "no seat 7 at this table (seats 0..1)"}
+    assert public_refusal(stranger, public)["error"] == "no seat 7 at this table (seats 0..1)"
     dealt = {"ok": False, "event": {"type": "deal", "seat": 0, "card": "QS"}, "error": "QS was dealt already"}
     assert "QS" not in json.dumps(public_refusal(dealt, public))

@@ -10,7 +10,8 @@ reader's slot and the current hand's events. The hold goes in the hub's status, 
 
 A refused event goes to spectators too ("Last refused: ..."), but the engine's reason is written for the
 dealer and may name hidden cards (a Färbeln reveal refused names the cards the hand may hold): the
-public refusal names only cards the public view shows, and a refused dealt card not at all.
+public refusal names only cards the public view shows, and a refused dealt card not at all; and it names
+players, where the engines count seats from 0 ("seat 1 is to play" is Bo, not the first player).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from web_panel.review import hand_review
 
 DEAL_REFUSED = "a dealt card was refused (the dealer console says why)"  # its card is hidden
 HIDDEN_CARD = "a hidden card"
+SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")  # the engines' words for a seat: its index from 0
 CARD_NAME = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")  # controller.cards' names: 10H, QS, AD
 
 
@@ -66,6 +68,8 @@ def public_refusal(entry: dict[str, Any], public: dict[str, Any]) -> dict[str, A
         return {"type": "deal", "error": DEAL_REFUSED}
     shown = set(_card_names(public))
     error = CARD_NAME.sub(lambda card: card[0] if card[0] in shown else HIDDEN_CARD, entry["error"])
+    players = public.get("players", [])
+    error = SEAT_NUMBER.sub(lambda seat: players[int(seat[1])] if int(seat[1]) < len(players) else seat[0], error)
     return {"type": event.get("type"), "seat": event.get("seat"), "error": error}
 
 
