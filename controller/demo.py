@@ -5,7 +5,8 @@ Simulated players (controller.simulation) make their moves with cards on a physi
 to the service as its camera (scene/feed.py), read there by the real vision; the players press the
 buttons on gpiozero's mock pins; the simulated dealer makes the console's entries (naming a card nobody
 could read, Färbeln's amounts and answers, the next game) through the service's console port, as the
-panel's console does. The service journals, judges and answers with sound, light, pegs (the real
+panel's console does. In an open deal (`--deal open`) each card dealt passes over the deal reader, whose
+frames are the service's second camera. The service journals, judges and answers with sound, light, pegs (the real
 firmware behind a pty) and the hub, which the panel serves. Now and then a player tries something
 illegal and takes the card back when the table refuses it; now and then a card lies under glare and the
 dealer names it. Game after game until stopped; each game's result in the journal is checked against
@@ -30,16 +31,17 @@ from .journal import JOURNAL_NAME, Journal
 from .narration import describe_judged
 from .output_files import write_text_atomically
 from .pegboard.virtual import VirtualPegBoard
-from .service.config import CameraConfig, ConsoleConfig, GameConfig, PanelConfig, PegBoardConfig, ServiceConfig
+from .service.config import (CameraConfig, ConsoleConfig, GameConfig, PanelConfig, PegBoardConfig, ReaderConfig,
+                             ServiceConfig)
 from .service.loop import TableService
 from .service.notify import Notifier
 from .service.panel import PanelServer
 from .service.pin import hash_pin
-from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, Take
+from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Take
 from .simulation.scene.camera import TableCamera
 from .simulation.scene.feed import SceneFeed, ServiceCamera
 from .simulation.scene.players import Players, SeatedGame, seat_table
-from .simulation.scene.stage import Stage
+from .simulation.scene.stage import READER_STYLE, DealReader, Stage
 from .simulation.scene.table import PhysicalTable
 from .table.log import TableLogHeader
 from .table.session import Step
@@ -72,6 +74,7 @@ class DemoSettings:
     history: Path | None = None  # the latest finished game's hand history goes there
     mistakes: float = MISTAKES
     unreadable: float = UNREADABLE
+    deal: str = "closed"  # "open": every card dealt is read by the deal reader
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class DemoTable:
         self.physical = PhysicalTable.laid_out(SYNTHETIC_STYLE, settings.players, settings.seed)
         self.pins = MockFactory(pin_class=MockPWMPin)  # the tonal buzzer needs PWM
         self.feed = SceneFeed()
+        self.reader_feed = SceneFeed()  # the deal reader's frames (an open deal)
         self.stopping = threading.Event()
         self.results: list[GameResult] = []
         self.refused = self.held = 0
@@ -104,6 +108,7 @@ class DemoTable:
         self._started = time.time()
         self.hardware = HardwareConfig()  # the service's default pins, which the players press
         self._camera: ServiceCamera | None = None
+        self._reader_camera: ServiceCamera | None = None
         self.panel_url: str | None = None  # once the panel serves
 
     def _seated(self, dealer: int) -> SeatedGame:
@@ -116,6 +121,11 @@ class DemoTable:
         self.physical.calibration().save(calibration)
         speed = self.settings.speed
         header = seated.header
+        reader = ReaderConfig()
+        if self.open_deal:
+            reader = ReaderConfig("the simulated deal reader", calibration=self.state / "reader-calibration.json")
+            assert reader.calibration is not None
+            DealReader(1, 1, self.settings.seed).slot.calibration().save(reader.calibration)
         return ServiceConfig(
             state_directory=self.state,
             camera=CameraConfig(source="the simulated table", size=None, calibration=calibration,
@@ -123,8 +133,14 @@ class DemoTable:
                                 votes=self.settings.reads // 2 + 1),
             pegboard=PegBoardConfig(enabled=board is not None, port=board.port_path if board else ""),
             panel=PanelConfig(self.settings.host, self.settings.port or 0),
+            reader=reader,
             console=ConsoleConfig(pin_hash=hash_pin(self.settings.pin)),
-            game=GameConfig(header.game, header.players, header.dealer, "closed", dict(header.options), header.chips))
+            game=GameConfig(header.game, header.players, header.dealer, self.settings.deal, dict(header.options),
+                            header.chips))
+
+    @property
+    def open_deal(self) -> bool:
+        return self.settings.deal == "open"
 
     # --- the whole demo -----------------------------------------------------------------------------
     def run(self) -> list[GameResult]:
@@ -135,9 +151,10 @@ class DemoTable:
             if seated.tracks:
                 board = stack.enter_context(VirtualPegBoard({"tracks": seated.tracks, "holes": seated.target}))
             service = TableService(self.config(board, seated), notifier=Notifier(None), source=self.feed,
-                                   pin_factory=self.pins, buzzer_tempo=4.0, on_step=self._heard)
+                                   reader_source=self.reader_feed, pin_factory=self.pins, buzzer_tempo=4.0,
+                                   on_step=self._heard)
             panel = PanelServer.for_service(service) if self.settings.port is not None else None
-            stack.enter_context(_running(service, panel, self.feed))
+            stack.enter_context(_running(service, panel, (self.feed, self.reader_feed)))
             if panel is not None:
                 self.panel_url = panel.url()
                 self.out(f"spectators: {panel.url()}   dealer console: {panel.url('/console')} "
@@ -147,7 +164,7 @@ class DemoTable:
             renderer = TableCamera(self.physical.calibration(), SYNTHETIC_STYLE, tracker.voter.n, tracker.voter.k,
                                    self.settings.seed, tracker.settle_frames)
             self._camera = ServiceCamera(renderer, self.feed, service.settled, TIMEOUT)
-            stage = Stage(self.physical, self._camera)
+            stage = Stage(self.physical, self._camera, self._reader(service) if self.open_deal else None)
             if self._taken_up(service.table.game_id, seated):  # a kept --state held a game the demo does not know
                 self._perform(service, Console({"start": self._game_start(seated)}))
             game_id = service.table.game_id
@@ -162,16 +179,26 @@ class DemoTable:
                     break
         return self.results
 
+    def _reader(self, service: TableService) -> DealReader:
+        """The scene's deal reader, its frames read by the service's reader watcher (voting as it does)."""
+        assert service.reader is not None, "an open deal without the service's deal reader"
+        tracker = service.reader.watcher.tracker
+        reader = DealReader(tracker.voter.n, tracker.voter.k, self.settings.seed)
+        renderer = TableCamera(reader.slot.calibration(), READER_STYLE, tracker.voter.n, tracker.voter.k,
+                               self.settings.seed, tracker.settle_frames)
+        reader.camera = self._reader_camera = ServiceCamera(renderer, self.reader_feed, service.settled, TIMEOUT)
+        return reader
+
     def _taken_up(self, game_id: int, seated: SeatedGame) -> bool:
         """Whether the service took up a game a kept state directory held (not the demo's new one)."""
-        wanted = TableLogHeader(seated.header, "closed").to_json()
+        wanted = TableLogHeader(seated.header, self.settings.deal).to_json()
         with Journal.open(self.state / JOURNAL_NAME, readonly=True) as journal:
             return journal.game(game_id).header != wanted or bool(journal.inputs(game_id))
 
-    @staticmethod
-    def _game_start(seated: SeatedGame) -> GameStart:
+    def _game_start(self, seated: SeatedGame) -> GameStart:
         header = seated.header
-        return GameStart(header.game, header.players, header.dealer, "closed", dict(header.options), header.chips)
+        return GameStart(header.game, header.players, header.dealer, self.settings.deal, dict(header.options),
+                         header.chips)
 
     def _next_game(self, service: TableService, seated: SeatedGame, game_id: int, truth: dict[str, Any]) -> int:
         """The dealer starts the next game at the console: the journal ends this one with its result."""
@@ -189,7 +216,7 @@ class DemoTable:
         return service.table.game_id
 
     def _play(self, service: TableService, stage: Stage, seated: SeatedGame) -> None:
-        players = seated.players(self.physical, False)
+        players = seated.players(self.physical, self.open_deal)
         sim = players.sim
         self.out(f"--- {seated.header.game} for {', '.join(self.names)}, {self.names[seated.header.dealer]} deals")
         while not self.stopping.is_set() and (move := sim.choose()) is not None:
@@ -227,8 +254,6 @@ class DemoTable:
             said = self._console(service, action.entry)
             if not said.ok:
                 self.out(f"      the console answers: {said.message}")
-        elif isinstance(action, Read):
-            raise ValueError("the demo table deals closed: it has no deal reader")
         else:
             assert stage is not None
             stage.perform(action)  # rendered, read by the service's camera, judged
@@ -282,8 +307,9 @@ class DemoTable:
     # --- what the table says ----------------------------------------------------------------------------
     def _heard(self, line: dict[str, Any], step: Step) -> None:
         """The service's `on_step` (its owner thread): the input in words, then what the table made of it."""
-        if self._camera is not None:
-            self._camera.heard(line, step)
+        for camera in (self._camera, self._reader_camera):
+            if camera is not None:
+                camera.heard(line, step)
         self.out(f"  [{line['t'] - self._started:7.2f}] {seen(line)}")
         for judged in step.judged:
             text, effects = describe_judged(judged, self.names)
@@ -308,13 +334,13 @@ class DemoTable:
 
     @property
     def feed_frames(self) -> int:
-        return self._camera.frames if self._camera else 0
+        return sum(camera.frames for camera in (self._camera, self._reader_camera) if camera is not None)
 
 
 @contextmanager
-def _running(service: TableService, panel: PanelServer | None, feed: SceneFeed) -> Iterator[None]:
+def _running(service: TableService, panel: PanelServer | None, feeds: tuple[SceneFeed, ...]) -> Iterator[None]:
     """The service's loop on its own thread (and the panel), stopped cleanly however the block ends:
-    the camera first (the feed ends), then the loop (journal closed, hub closed), then the panel."""
+    the cameras first (their feeds end), then the loop (journal closed, hub closed), then the panel."""
     thread = threading.Thread(target=service.run, name="service")
     if panel is not None:
         panel.start()
@@ -324,7 +350,8 @@ def _running(service: TableService, panel: PanelServer | None, feed: SceneFeed) 
             raise RuntimeError("the table service did not start")
         yield
     finally:
-        feed.close()
+        for feed in feeds:
+            feed.close()
         service.stop()
         thread.join(TIMEOUT)
         if panel is not None:

@@ -56,6 +56,22 @@ def test_a_whole_game_through_the_service_ends_as_the_simulated_table_did(
         assert buttons and any(line["type"] == "console" for line in journal.inputs(first.id))
 
 
+def test_an_open_deal_is_read_by_the_services_deal_reader_and_ends_as_the_simulated_table_did(
+        tmp_path: Path) -> None:
+    said: list[str] = []
+    settings = DemoSettings("femkort", 3, seed=5, options={"pots_to_win": 1}, games=1, speed=0, reads=1, port=None,
+                            state=tmp_path / "state", mistakes=0.15, unreadable=0.1, deal="open")
+    (result,) = DemoTable(settings, tmp_path / "state", said.append).run()
+    assert result.summary["winner"] is not None and result.same_result, (result.summary, result.truth)
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        first, second = journal.games()
+        assert first.header["deal"] == second.header["deal"] == "open"  # the next game too
+        inputs = journal.inputs(first.id)
+        dealt = [line["card"] for line in inputs if line["type"] == "placed" and line["zone"] == "reader"]
+        deals = [event["card"] for event in journal.events(first.id) if event["type"] == "deal"]
+    assert len(dealt) >= 15 and dealt == deals  # every card dealt was read by the reader, in order
+
+
 def demo_command(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -23,7 +23,8 @@ from controller.journal import JOURNAL_NAME, Journal
 from controller.pegboard import pegproto
 from controller.pegboard.virtual import VirtualPegBoard
 from controller.replay import replay
-from controller.service.config import CameraConfig, GameConfig, PegBoardConfig, ServiceConfig
+from controller.service.camera import CameraStatuses
+from controller.service.config import CameraConfig, GameConfig, PegBoardConfig, ReaderConfig, ServiceConfig
 from controller.service.lock import ServiceLockError
 from controller.service.loop import Sensed, TableService
 from controller.service.notify import Notifier
@@ -31,6 +32,7 @@ from controller.table.inputs import Button, CardPlaced, FaceDownCount
 from controller.table.log import LogLine, read_table_log
 from controller.table.outputs import board_state
 from controller.table.session import replayed
+from vision.observations import CameraStatus
 from vision.sources import FrameSource, ImageFolderSource, ReconnectingSource
 from vision.synthetic import SyntheticSceneSource
 from vision.watch import SYNTHETIC_STYLE
@@ -42,16 +44,19 @@ LOGS = Path(__file__).parent / "data" / "table-logs"
 @contextmanager
 def running(tmp_path: Path, source: FrameSource | None = None, board: VirtualPegBoard | None = None,
             state: Path | None = None, players: tuple[str, ...] = ("P0", "P1"),
-            pins: MockFactory | None = None, game: GameConfig | None = None) -> Iterator[TableService]:
-    """The service on its own thread, as `cardtable run` runs it, on mock pins (and the virtual board)."""
+            pins: MockFactory | None = None, game: GameConfig | None = None,
+            reader: FrameSource | None = None) -> Iterator[TableService]:
+    """The service on its own thread, as `cardtable run` runs it, on mock pins (and the virtual board; and
+    the deal reader, when one is given)."""
     empty = tmp_path / "no-frames"
     empty.mkdir(exist_ok=True)
     config = ServiceConfig(
         state_directory=state or tmp_path / "state", camera=CameraConfig(source="synthetic", fps=15),
         pegboard=PegBoardConfig(enabled=board is not None, port=board.port_path if board else ""),
-        game=game or GameConfig(players=players))
+        game=game or GameConfig(players=players),
+        reader=ReaderConfig(source=None if reader is None else "the test's deal reader"))
     service = TableService(config, notifier=Notifier(None), source=source or ImageFolderSource(empty),
-                           pin_factory=pins or MockFactory(pin_class=MockPWMPin), buzzer_tempo=20.0)
+                           reader_source=reader, pin_factory=pins or MockFactory(pin_class=MockPWMPin), buzzer_tempo=20.0)
     thread = threading.Thread(target=service.run, name="service")
     thread.start()
     try:
@@ -229,6 +234,48 @@ def test_a_read_only_state_directory_is_refused_before_anything_starts(tmp_path:
     with pytest.raises(ServiceLockError, match="cannot write the state directory .*Read-only file system"):
         service.run()
     assert service.devices is None and service.hub.snapshot().version == 0
+
+
+def test_a_table_with_a_deal_reader_deals_open_and_a_lost_reader_holds_it(tmp_path: Path) -> None:
+    table, reader = PluggableCamera(), PluggableCamera()
+    with running(tmp_path, source=table.scene, reader=ReconnectingSource(reader.open, retry_s=0.05,
+                                                                         max_retry_s=0.1)) as service:
+        assert wait_until(lambda: service.hub.snapshot().status.camera == "online")
+        started = service.start_game(GameStart("femkort", ("Ann", "Bo", "Cy"), dealer=1, deal="open"))
+        assert started == ConsoleAnswer(True, "game 1 ended; game 2: femkort for Ann, Bo, Cy started")
+        reader.plugged.clear()
+        assert wait_until(lambda: service.hub.snapshot().status.camera == "offline")
+        service.submit(CardPlaced("4C", "reader"))  # dealt while the reader is away
+        assert service.settled(10)
+        held = service.hub.snapshot().status.hold
+        assert held is not None and held["reason"] == "camera" and service.session.history == []
+        reader.plugged.set()
+        assert wait_until(lambda: service.hub.snapshot().status.camera == "online")
+        assert service.settled(10) and service.hub.snapshot().status.hold is None
+        assert service.session.history == [{"type": "deal", "seat": 2, "card": "4C"}]  # left of the dealer
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        _, game = journal.games()
+        assert game.header["deal"] == "open"
+        statuses = [line for line in journal.inputs(game.id) if line["type"] == "camera"]
+        assert [line["status"] for line in statuses] == ["offline", "online"]
+        assert statuses[0]["detail"].startswith("the deal reader")  # which camera went away
+
+
+def test_the_table_sees_again_only_once_every_camera_is_back() -> None:
+    heard: list[Any] = []
+    statuses = CameraStatuses(lambda t, event: heard.append(event), ("camera", "deal reader"))
+    table, reader = statuses.poster("camera"), statuses.poster("deal reader")
+    table(0, CameraStatus("online"))  # the reader still starting: not yet online
+    reader(1, CameraStatus("online"))
+    table(2, CameraStatus("offline", "unplugged"))
+    reader(3, CameraStatus("offline"))  # already offline: nothing new
+    reader(4, CameraStatus("online"))  # the table camera is still away
+    reader(5, CameraStatus("bad_frame", "truncated"))
+    reader(6, CardPlaced("4C", "reader"))
+    table(7, CameraStatus("online"))
+    assert heard == [CameraStatus("online", "the deal reader"), CameraStatus("offline", "unplugged"),
+                     CameraStatus("bad_frame", "the deal reader: truncated"), CardPlaced("4C", "reader"),
+                     CameraStatus("online")]
 
 
 def test_the_console_is_judged_by_the_loop_in_order_and_journaled(tmp_path: Path) -> None:

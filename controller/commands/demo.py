@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", choices=tuple(PLAYERS), default="cribbage")
     parser.add_argument("--players", type=int, help="the demo table seats four: cribbage 2-4 (4 = two "
                                                     "partnerships, default 2), Femkort and Färbeln 3-4 (default 3)")
+    parser.add_argument("--deal", choices=("closed", "open"), default="closed",
+                        help="closed: the dealt cards are not read (NEXT deals them); open: each card dealt passes "
+                             "over the deal reader, the service's second camera (default closed)")
     parser.add_argument("--seed", type=int, help="play the same games again (default: random ones)")
     parser.add_argument("--speed", type=number(0, MAX_SPEED), default=1.0,
                         help="1: a move a second and the camera at 15 fps; 2 twice as fast; 0 as fast as the "
@@ -78,15 +81,15 @@ def run(args: argparse.Namespace) -> int:
 
     return run_demo(DemoSettings(args.game, players, seed, args.options, args.games, args.speed, args.reads,
                                  args.host, None if args.no_panel else args.port, pin, args.state,
-                                 Path(args.history) if args.history else None))
+                                 Path(args.history) if args.history else None, deal=args.deal))
 
 
 def run_demo(settings: DemoSettings) -> int:
     """Play until stopped (or `settings.games` are played): 0, or 1 when a game's result was not the truth."""
     from ..demo import DemoTable
 
-    print(f"cardtable demo: {settings.players}-player {settings.game} on the table service, seed {settings.seed}",
-          flush=True)
+    print(f"cardtable demo: {settings.players}-player {settings.game} on the table service, {settings.deal} deal, "
+          f"seed {settings.seed}", flush=True)
     with tempfile.TemporaryDirectory(prefix="cardtable-demo-") as temporary:
         state = settings.state or Path(temporary)
         demo = DemoTable(settings, state, lambda text: print(text, flush=True))

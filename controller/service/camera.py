@@ -4,6 +4,10 @@ The recognizer's ONNX models load once, when the feed is built (before the servi
 that vanishes is the vision source's business: it reports `offline`, reconnects with backoff and reports
 `online` again; the feed only forwards what the watcher yields. The feed keeps the latest frame read, so
 the dealer console can be shown a zone as the camera sees it now (the crop of a held card).
+
+With a deal reader (`[reader] source`) a second feed watches it (a ReaderTracker: its cards in the zone
+`reader`), into the same inbox. The session hears one camera status for both (`CameraStatuses`): offline
+while either camera is, so a lost reader holds the table as a lost table camera does.
 """
 from __future__ import annotations
 
@@ -24,11 +28,11 @@ from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import Frame, FrameSource
 from vision.synthetic import scene_calibration
-from vision.tracking import TableTracker
+from vision.tracking import ReaderTracker, TableTracker
 from vision.observations import CameraStatus
 from vision.watch import SYNTHETIC_STYLE, Watcher, open_source
 
-from .config import CameraConfig, ConfigError
+from .config import CameraConfig, ConfigError, ReaderConfig
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +45,33 @@ def build_watcher(camera: CameraConfig, source: FrameSource | None = None) -> Wa
     with _blaming("camera.calibration"):
         calibration = (scene_calibration(SYNTHETIC_STYLE) if camera.calibration is None
                        else Calibration.load(camera.calibration))
-    with _blaming("camera.enrolment"):
-        model = load_model(camera.enrolment or DEFAULT_MODEL)
-    recognizer = Recognizer(model, glyph_px=calibration.glyph_px(), card_area=calibration.card_area,
-                            deck=deck_named(camera.deck))
-    detector = Detector(recognizer, calibration)
+    detector = _detector(camera, calibration)
     tracker = TableTracker(detector.detect, calibration.zones, k=camera.votes, n=camera.reads)
     with _blaming("camera.source"):
         source = source or open_source(camera.source, camera.size)
     return Watcher(Keeping(source), tracker, fps=camera.fps, check=detector.check)
+
+
+def build_reader_watcher(camera: CameraConfig, reader: ReaderConfig, source: FrameSource | None = None) -> Watcher:
+    """The deal reader's live loop: the table camera's deck, votes and pace, its own source and card scale
+    (its calibration; without one the recognizer finds the scale itself)."""
+    with _blaming("reader.calibration"):
+        calibration = None if reader.calibration is None else Calibration.load(reader.calibration)
+    detector = _detector(camera, calibration)
+    tracker = ReaderTracker(detector.detect, k=camera.votes, n=camera.reads)
+    with _blaming("reader.source"):
+        if source is None:
+            assert reader.source is not None, "a reader watcher without a reader source"
+            source = open_source(reader.source, reader.size)
+    return Watcher(Keeping(source), tracker, fps=camera.fps, check=detector.check)
+
+
+def _detector(camera: CameraConfig, calibration: Calibration | None) -> Detector:
+    with _blaming("camera.enrolment"):
+        model = load_model(camera.enrolment or DEFAULT_MODEL)
+    recognizer = Recognizer(model, glyph_px=calibration.glyph_px() if calibration else None,
+                            card_area=calibration.card_area if calibration else None, deck=deck_named(camera.deck))
+    return Detector(recognizer, calibration)
 
 
 CROP_MARGIN = 12  # frame pixels around a zone's box in a crop
@@ -93,11 +115,45 @@ def _blaming(key: str) -> Iterator[None]:
         raise ConfigError(key, str(error)) from None
 
 
+class CameraStatuses:
+    """The cameras' statuses as the one the session hears (thread-safe: each feed posts on its own thread):
+    offline as soon as one camera is, online once every camera is; a bad frame and the observations are
+    passed on as they are."""
+
+    def __init__(self, post: Post, cameras: tuple[str, ...]) -> None:
+        self._post = post
+        self._status = dict.fromkeys(cameras, "starting")
+        self._said: str | None = None
+        self._lock = threading.Lock()
+
+    def poster(self, camera: str) -> Post:
+        """What the feed of `camera` posts to."""
+        return lambda t, event: self._forward(camera, t, event)
+
+    def _forward(self, camera: str, t: float, event: Any) -> None:
+        with self._lock:  # posted under the lock: the inbox hears the statuses in the order they were merged
+            if isinstance(event, CameraStatus) and event.status != "bad_frame":
+                self._status[camera] = event.status
+                statuses = self._status.values()
+                merged = ("offline" if "offline" in statuses else
+                          "online" if all(status == "online" for status in statuses) else None)
+                if merged is None or merged == self._said:
+                    return
+                self._said = merged
+            self._post(t, self._named(camera, event))
+
+    def _named(self, camera: str, event: Any) -> Any:
+        """A status of any camera but the first (the table's) says which camera it is about."""
+        if isinstance(event, CameraStatus) and camera != next(iter(self._status)):
+            return CameraStatus(event.status, f"the {camera}" + (f": {event.detail}" if event.detail else ""))
+        return event
+
+
 class CameraFeed:
-    def __init__(self, watcher: Watcher, post: Post) -> None:
+    def __init__(self, watcher: Watcher, post: Post, name: str = "camera") -> None:
         self.watcher = watcher
         self._post = post
-        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -128,5 +184,5 @@ class CameraFeed:
             for t, event in self.watcher:
                 self._post(t, event)
         except Exception:  # a vision bug must not kill the table silently: the loop hears the camera is gone
-            log.exception("the camera watcher failed")
+            log.exception("the %s watcher failed", self._thread.name)
             self._post(self.watcher.clock(), CameraStatus("offline", "the camera watcher failed (see the log)"))

@@ -78,6 +78,7 @@ class ReaderConfig:
 
     source: str | None = None
     size: tuple[int, int] | None = None
+    calibration: Path | None = field(default=None, metadata=_must_exist())  # its card scale; None: found
 
 
 @dataclass(frozen=True)
@@ -334,6 +335,7 @@ votes = 3                          # of those, how many must see a card for it t
 # The optional deal reader, a second small camera at the dealer's place (needed for game.deal = "open").
 # source = "/dev/video2"
 # size = [640, 480]
+# calibration = "reader-calibration.json"  # the reader's card scale (calibrated at the reader); else found
 
 [pegboard]
 enabled = true                     # false for a table without the LED peg board

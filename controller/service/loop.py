@@ -52,7 +52,7 @@ from vision.sources import FrameSource
 from vision.observations import CameraStatus
 
 from .answers import Before, answer
-from .camera import CameraFeed, build_watcher
+from .camera import CameraFeed, CameraStatuses, build_reader_watcher, build_watcher
 from .config import ServiceConfig
 from .devices import TableDevices
 from .hub import StateHub, TableStatus
@@ -106,7 +106,8 @@ StepWatcher = Callable[[dict[str, Any], Step], None]  # (the journaled table-log
 
 class TableService:
     def __init__(self, config: ServiceConfig, *, notifier: Notifier | None = None, hub: StateHub | None = None,
-                 source: FrameSource | None = None, pin_factory: Factory | None = None,
+                 source: FrameSource | None = None, reader_source: FrameSource | None = None,
+                 pin_factory: Factory | None = None,
                  buzzer_tempo: float = 1.0, clock: Callable[[], float] = time.time,
                  answer_timeout: float = ANSWER_TIMEOUT, on_step: StepWatcher | None = None) -> None:
         """`on_step` hears every input judged, on the owner thread (the demo narrates from it)."""
@@ -117,6 +118,7 @@ class TableService:
         self.notifier = notifier or Notifier.from_environment()
         self.inbox: queue.Queue[Inbox] = queue.Queue(INBOX_SIZE)
         self._source = source
+        self._reader_source = reader_source  # watched only when the config names a deal reader
         self._pin_factory = pin_factory
         self._buzzer_tempo = buzzer_tempo
         self._clock = clock
@@ -133,6 +135,7 @@ class TableService:
         self.table: JournaledTable  # the session, journaled before anything shows
         self.devices: TableDevices | None = None
         self.camera: CameraFeed | None = None
+        self.reader: CameraFeed | None = None  # the deal reader's, when one is configured
 
     # --- other threads ------------------------------------------------------------------------------
     def submit(self, item: TableInput) -> None:
@@ -209,10 +212,16 @@ class TableService:
     def _start(self) -> None:
         self.table = self._open_table()
         watcher = build_watcher(self.config.camera, self._source)  # the ONNX models load here, once
+        reading = self.config.reader.source is not None
+        reader = build_reader_watcher(self.config.camera, self.config.reader, self._reader_source) if reading else None
         self.devices = TableDevices.open(self.config, self._on_press, self._on_link, self._pin_factory,
                                          self._buzzer_tempo)
-        self.camera = CameraFeed(watcher, self._on_camera)
-        self.camera.start()
+        statuses = CameraStatuses(self._on_camera, ("camera", "deal reader") if reading else ("camera",))
+        self.camera = CameraFeed(watcher, statuses.poster("camera"))
+        self.reader = None if reader is None else CameraFeed(reader, statuses.poster("deal reader"), "deal reader")
+        for feed in (self.camera, self.reader):
+            if feed is not None:
+                feed.start()
         self._board = self.session.mapper.board()
         self._show_state()
         self.notifier.ready(f"playing {self.session.setup.game}, game {self.table.game_id}")
@@ -262,8 +271,9 @@ class TableService:
         self._refuse_unjudged()
         if self._waiting:
             log.error("stopping with %d inputs the journal never took: they are lost", len(self._waiting))
-        if self.camera is not None:
-            self.camera.stop()
+        for feed in (self.camera, self.reader):
+            if feed is not None:
+                feed.stop()
         if self.devices is not None:
             self.devices.close()
         self.journal.close()

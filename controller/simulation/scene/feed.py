@@ -4,7 +4,9 @@
 a camera takes while it lies still, hands them to `SceneFeed`, the source the service's own watcher reads
 (its detector and tracker, calibrated as the table is), waits until the service has judged what they
 showed, and reports the camera observations it judged (heard through the service's `on_step`), so the
-stage's players can straighten a card the table did not take in, as at a real table.
+stage's players can straighten a card the table did not take in, as at a real table. In an open deal a
+second one, over the deal reader's slot, is the service's reader camera: each keeps only what its own
+camera saw (the reader's observations are in the zone `reader`, the table camera's never are).
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import numpy as np
 
 from controller.simulation.scene.camera import TableCamera
 from controller.table.session import Step
-from vision.observations import CameraStatus, TableChange, observation_from_json
+from vision.observations import READER, CameraStatus, DuplicateCard, TableChange, observation_from_json
 from vision.sources import Frame
 from vision.synthetic import PlacedCard
 
@@ -77,6 +79,7 @@ class ServiceCamera:
     def __init__(self, renderer: TableCamera, feed: SceneFeed, settled: Callable[[float], bool],
                  timeout: float = 60.0) -> None:
         self.renderer, self.feed, self._settled, self.timeout = renderer, feed, settled, timeout
+        self._reader = READER in renderer.calibration.zones
         self._judged: list[TableChange] = []
         self._lock = threading.Lock()
 
@@ -89,7 +92,7 @@ class ServiceCamera:
         if line.get("type") not in CAMERA_LINES:
             return
         observation = observation_from_json(line)[1]
-        if not isinstance(observation, CameraStatus):
+        if not isinstance(observation, CameraStatus) and (READER in _zones(observation)) == self._reader:
             with self._lock:
                 self._judged.append(observation)
 
@@ -100,3 +103,7 @@ class ServiceCamera:
         with self._lock:
             seen, self._judged = self._judged, []
         return seen
+
+
+def _zones(observation: TableChange) -> tuple[str, ...]:
+    return observation.zones if isinstance(observation, DuplicateCard) else (observation.zone,)

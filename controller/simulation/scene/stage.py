@@ -39,7 +39,7 @@ class DealReader:
         w, h = READER_STYLE.size
         # each card lies a little off the slot's middle, drawn from the seed: a table of one seed reads alike
         self.slot = PhysicalTable({READER: ZoneBox(0, 0, w, h)}, READER_STYLE, random.Random(seed))
-        self.camera = TableCamera(self.slot.calibration(), READER_STYLE, reads, votes, seed)
+        self.camera: Camera = TableCamera(self.slot.calibration(), READER_STYLE, reads, votes, seed)  # or the service's
 
     def deal(self, card: str, sensed: Sensed) -> None:
         """`card` passes over the reader: it lies there until the camera has read it, then goes on (the next
