@@ -285,3 +285,25 @@ def test_a_crib_counted_is_shown_not_judged_but_a_card_face_up_in_the_crib_befor
     session.feed(CardRemoved("KC", "crib"))
     again = session.feed(CardPlaced("KC", "crib"))  # laid again to show it: the crib is counted
     assert (again.events, again.hold) == ([], None)
+
+
+def test_a_card_named_at_the_console_leaves_the_picture_when_the_camera_sees_it_go():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    session.feed(CardPlaced("5C", "seat-2"))
+    session.feed(CardPlaced("unknown", "seat-1"))
+    session.feed(Resolve(Card.parse("10H")))
+    assert session.table.faces["seat-1"] == ["10H"]
+    session.feed(CardRemoved("unknown", "seat-1"))  # the camera never read it: it goes as it came
+    assert session.table.faces["seat-1"] == [] and session.table.named["seat-1"] == []
+
+
+def test_a_named_card_the_table_refused_is_taken_back_though_the_camera_never_read_it():
+    session = cribbage()
+    session.feed(CardPlaced("9D", "starter"))
+    session.feed(CardPlaced("unknown", "seat-1"))  # the dealer leads: out of turn, once it is named
+    named = session.feed(Resolve(Card.parse("KD")))
+    assert named.hold is not None and named.hold.reason == "refused" and named.hold.card == "KD"
+    back = session.feed(CardRemoved("unknown", "seat-1"))
+    assert back.hold is None and session.table.faces["seat-1"] == []
+    assert accepted(session.feed(CardPlaced("5C", "seat-2"))) == [{"type": "play", "seat": 1, "card": "5C"}]

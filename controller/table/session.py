@@ -100,6 +100,8 @@ class TableSession:
     def feed(self, item: TableInput) -> Step:
         self._judged, self._refused_press, self._notice = [], None, None
         won_before = self.engine.game_over
+        if isinstance(item, CardRemoved):
+            item = self.table.as_named(item)
         if self.hold is None:
             self._handle(item)
         else:
@@ -158,12 +160,16 @@ class TableSession:
         assert zone is not None
         old = hold.card if hold.card is not None else UNKNOWN
         self.table.remove(old, zone)
-        self._placed(CardPlaced(str(card), zone))
+        self._placed(CardPlaced(str(card), zone), seen_as=old)
 
     # ----- camera --------------------------------------------------------------------------------
 
-    def _placed(self, item: CardPlaced) -> None:
-        self.table.place(item.card, item.zone)
+    def _placed(self, item: CardPlaced, seen_as: str | None = None) -> None:
+        """A card laid face up; `seen_as` what the camera calls it when the dealer named it."""
+        if seen_as is None:
+            self.table.place(item.card, item.zone)
+        else:
+            self.table.place_named(item.card, item.zone, seen_as)
         if self.engine.game_over:
             return  # shown, not scored
         if item.card == UNKNOWN:
