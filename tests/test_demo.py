@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller.demo import DemoSettings, DemoTable
+from controller.demo import DemoSettings, DemoTable, demo_hardware
+from controller.hardware.config import HardwareConfig
 from controller.history import read_history
 from controller.journal import JOURNAL_NAME, Journal
 from controller.replay import replay
@@ -82,6 +83,12 @@ def test_six_players_play_femkort_through_the_service(tmp_path: Path) -> None:
         assert first.header["players"] == ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
         played = {event["seat"] for event in journal.events(first.id) if event["type"] == "play"}
     assert played == set(range(6))  # every seat's cards were read in its own zone
+
+
+def test_seats_past_the_fourth_get_pins_of_their_own() -> None:
+    assert demo_hardware(3) == HardwareConfig()  # the service's defaults
+    eight = demo_hardware(8)  # HardwareConfig refuses a pin given twice
+    assert eight.seats[:4] == HardwareConfig().seats and len(eight.seats) == 8
 
 
 def demo_command(*args: str) -> subprocess.Popen[str]:
