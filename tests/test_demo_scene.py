@@ -10,11 +10,12 @@ import pytest
 
 from controller.cribbage.game import Phase, new_game
 from controller.simulation.cribbage import Driver, header
-from controller.simulation.scene.actions import Lay
+from controller.simulation.scene.actions import Lay, TurnUp
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.cribbage import CribbagePlayers
 from controller.simulation.scene.stage import WIDE_STYLE, DealReader, Stage, table_stage
 from controller.simulation.scene.table import MoveError, PhysicalTable
+from vision.observations import seat_zone
 from vision.synthetic import SceneStyle
 from vision.watch import SYNTHETIC_STYLE
 
@@ -58,6 +59,35 @@ def test_a_whole_cribbage_hand_is_seen_as_it_was_played(players: int, open_deal:
     assert kinds["removed"] == 4 * players + 1 + 4 + (dealt if open_deal else 0)  # the table cleared
     assert kinds["button"] == made["go"] + 1 + (0 if open_deal else 1)
     assert table.table.empty()
+
+
+def test_five_card_players_show_the_cards_their_single_series_left_in_hand() -> None:
+    """Five-card cribbage's play ends with its first series: the cards still in hand are laid face up beside
+    those played, hand by hand in counting order, before the crib is turned up, for the table's engine (which
+    knows only the cards it saw) to count them."""
+    game = new_game(header(2, five_card=True))
+    driver = Driver(game, random.Random(1), shorthand=0.0)
+    table = stage(2, open_deal=False, seed=1)
+    players_at_table = CribbagePlayers(driver, table.table, open_deal=False)
+    while game.phase is not Phase.HAND_OVER:
+        move = driver.choose()
+        assert move is not None
+        for action in players_at_table.actions(move):
+            table.perform(action)
+        game.apply(move.event)
+        move.commit()
+    kept = {seat: [str(card) for card in driver.truth.holding[seat]] for seat in range(2)}
+    assert kept[0] or kept[1]  # the series ended with cards in hand
+    move = driver.choose()
+    assert move is not None
+    show = [Lay(seat_zone(seat), card) for seat, crib in game.counting_order() if not crib for card in kept[seat]]
+    actions = players_at_table.actions(move)
+    assert actions[:len(show) + 1] == show + [TurnUp("crib")]
+    for action in show:
+        assert [str(o) for o in table.perform(action).seen] == [f"{action.card} placed in {action.zone}"]
+    for seat in range(2):
+        assert sorted(table.table.cards_in(seat_zone(seat), face_up=True)) == sorted(map(str, driver.truth.hand(seat)))
+    assert players_at_table.actions(move)[:1] == [TurnUp("crib")]  # each card laid once
 
 
 def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() -> None:

@@ -6,8 +6,9 @@
   seat from the dealer's left (the camera sees a count, not who laid them).
 * cut: a card face up in `starter`. Pegging: a card laid in a seat's zone is that seat's `play`; GO is `go`.
 * show: the hand being counted is revealed once its zone shows all its cards face up (played cards stay
-  there); the crib once the dealer has turned it face up in `crib`. Hands known from the play are
-  scored by the engine when the play ends, so nothing more is sent for them.
+  there, and the cards five-card's single series left in hand are laid beside them); the crib once the
+  dealer has turned it face up in `crib`. Hands known from the play are scored by the engine when the
+  play ends, so nothing more is sent for them.
 * NEXT between hands is `new_hand`. Muggins claims come from the console; CONFIRM means nothing.
 """
 from __future__ import annotations

@@ -28,13 +28,13 @@ class CribbagePlayers:
 
     def actions(self, move: Move) -> list[Action]:
         """What the players do to make `move` (before the simulated table commits it). Once the play is
-        over the dealer turns the crib up for the show, whatever the simulated table's engine needs told
-        (it knows every card)."""
-        return self._show_crib() + self._make(move.event)
+        over the table is shown for the show, whatever the simulated table's engine needs told (it knows
+        every card)."""
+        return self._show() + self._make(move.event)
 
     def finish(self) -> list[Action]:
-        """The game is won: the dealer still shows the crib (a win on the crib's count needs it seen)."""
-        return self._show_crib()
+        """The game is won: the table is still shown (a win on the crib's count needs it seen)."""
+        return self._show()
 
     def mistake(self, move: Move, rng: random.Random) -> list[Action]:
         """Something a real player gets wrong while pegging: a card laid out of turn, or GO while holding a
@@ -50,9 +50,18 @@ class CribbagePlayers:
             return [Lay(seat_zone(other), card)] if refused(game, {"type": "play", "seat": other, "card": card}) else []
         return [Press("go", seat)] if refused(game, {"type": "go", "seat": seat}) else []
 
-    def _show_crib(self) -> list[Action]:
-        over = self.driver.game.phase in (Phase.SHOW, Phase.HAND_OVER, Phase.GAME_OVER)
-        return [TurnUp("crib")] if over and self.table.cards_in("crib", face_up=False) else []
+    def _show(self) -> list[Action]:
+        """In counting order, each player lays the cards still in hand face up beside those played (the
+        single series of five-card cribbage leaves some), then the dealer turns the crib up."""
+        if self.driver.game.phase not in (Phase.SHOW, Phase.HAND_OVER, Phase.GAME_OVER):
+            return []
+        shown: list[Action] = []
+        for seat, crib in self.driver.game.counting_order():
+            if crib:
+                shown += [TurnUp("crib")] if self.table.cards_in("crib", face_up=False) else []
+            else:
+                shown += self._lay_face_up(seat, [str(card) for card in self.driver.truth.holding[seat]])
+        return shown
 
     def _make(self, event: dict) -> list[Action]:
         kind = event["type"]
@@ -88,7 +97,11 @@ class CribbagePlayers:
     def _reveal(self, event: dict) -> list[Action]:
         if event.get("crib"):
             return []  # turned up as the show began
-        zone = seat_zone(event["seat"])
+        return self._lay_face_up(event["seat"], event["cards"])
+
+    def _lay_face_up(self, seat: int, cards: list[str]) -> list[Action]:
+        """`cards` laid in the seat's zone, less those already face up there."""
+        zone = seat_zone(seat)
         shown = self.table.cards_in(zone, face_up=True)
-        return [Lay(zone, card) for card in event["cards"] if card not in shown]
+        return [Lay(zone, card) for card in cards if card not in shown]
 
