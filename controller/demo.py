@@ -19,13 +19,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from .hardware.config import HardwareConfig
+from .hardware.config import HardwareConfig, SeatPins
 from .history import Header
 from .journal import JOURNAL_NAME, Journal
 from .narration import describe_judged
@@ -41,14 +41,15 @@ from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Take
 from .simulation.scene.camera import TableCamera
 from .simulation.scene.feed import SceneFeed, ServiceCamera
 from .simulation.scene.players import Players, SeatedGame, seat_table
-from .simulation.scene.stage import READER_STYLE, DealReader, Stage
+from .simulation.scene.stage import READER_STYLE, DealReader, Stage, table_style
 from .simulation.scene.table import PhysicalTable
 from .table.log import TableLogHeader
 from .table.session import Step
-from vision.watch import SYNTHETIC_STYLE
 from web_panel.ports import ConsoleAnswer, GameStart
 
 PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+# seats 5-8 on mock pins the default four seats, the dealer's buttons, buzzer and light leave free
+EXTRA_SEATS = (SeatPins(4, 25), SeatPins(12, 7), SeatPins(8, 9), SeatPins(10, 11))
 MISTAKES = 0.05  # how often a simulated player gets something wrong before a move
 UNREADABLE = 0.04  # how often a card lands where the camera cannot read it
 FPS = 15.0  # the camera's frame rate at --speed 1
@@ -56,6 +57,12 @@ UNPACED_FPS = 10_000.0  # --speed 0: frames as fast as the vision reads them
 MOVE_PAUSE = 1.0  # seconds between moves at --speed 1: long enough to follow on a phone
 TIMEOUT = 120.0  # seconds the service may take to judge one scene (a loaded CI machine)
 MAX_TRIES = 10  # what the players and the dealer do about one hold before the demo gives up
+
+
+def demo_hardware(players: int) -> HardwareConfig:
+    """The service's default pins, with a go/confirm pair more for each seat past its four."""
+    default = HardwareConfig()
+    return replace(default, seats=(default.seats + EXTRA_SEATS)[:max(players, len(default.seats))])
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,8 @@ class DemoTable:
         self.settings, self.state, self.out = settings, state, out
         self.rng = random.Random(settings.seed)
         self.names = PLAYER_NAMES[:settings.players]
-        self.physical = PhysicalTable.laid_out(SYNTHETIC_STYLE, settings.players, settings.seed)
+        self.style = table_style(settings.players)  # a wider frame for seven or eight
+        self.physical = PhysicalTable.laid_out(self.style, settings.players, settings.seed)
         self.pins = MockFactory(pin_class=MockPWMPin)  # the tonal buzzer needs PWM
         self.feed = SceneFeed()
         self.reader_feed = SceneFeed()  # the deal reader's frames (an open deal)
@@ -106,7 +114,7 @@ class DemoTable:
         self.refused = self.held = 0
         self._named: list[tuple[str, str]] = []  # (zone, card): the unreadable cards the dealer has named
         self._started = time.time()
-        self.hardware = HardwareConfig()  # the service's default pins, which the players press
+        self.hardware = demo_hardware(settings.players)  # the service's pins, which the players press
         self._camera: ServiceCamera | None = None
         self._reader_camera: ServiceCamera | None = None
         self.panel_url: str | None = None  # once the panel serves
@@ -135,6 +143,7 @@ class DemoTable:
             panel=PanelConfig(self.settings.host, self.settings.port or 0),
             reader=reader,
             console=ConsoleConfig(pin_hash=hash_pin(self.settings.pin)),
+            hardware=self.hardware,
             game=GameConfig(header.game, header.players, header.dealer, self.settings.deal, dict(header.options),
                             header.chips))
 
@@ -161,7 +170,7 @@ class DemoTable:
                          f"(PIN {self.settings.pin})   state: {panel.url('/api/state')}")
             tracker = service.camera.watcher.tracker if service.camera else None
             assert tracker is not None, "the service started without its camera"
-            renderer = TableCamera(self.physical.calibration(), SYNTHETIC_STYLE, tracker.voter.n, tracker.voter.k,
+            renderer = TableCamera(self.physical.calibration(), self.style, tracker.voter.n, tracker.voter.k,
                                    self.settings.seed, tracker.settle_frames)
             self._camera = ServiceCamera(renderer, self.feed, service.settled, TIMEOUT)
             stage = Stage(self.physical, self._camera, self._reader(service) if self.open_deal else None)

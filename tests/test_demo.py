@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller.demo import DemoSettings, DemoTable
+from controller.demo import DemoSettings, DemoTable, demo_hardware
+from controller.hardware.config import HardwareConfig
 from controller.history import read_history
 from controller.journal import JOURNAL_NAME, Journal
 from controller.replay import replay
@@ -72,6 +73,24 @@ def test_an_open_deal_is_read_by_the_services_deal_reader_and_ends_as_the_simula
     assert len(dealt) >= 15 and dealt == deals  # every card dealt was read by the reader, in order
 
 
+def test_six_players_play_femkort_through_the_service(tmp_path: Path) -> None:
+    settings = DemoSettings("femkort", 6, seed=3, options={"pots_to_win": 1}, games=1, speed=0, reads=1, port=None,
+                            state=tmp_path / "state", mistakes=0, unreadable=0)
+    (result,) = DemoTable(settings, tmp_path / "state", lambda text: None).run()
+    assert result.summary["winner"] is not None and result.same_result, (result.summary, result.truth)
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        first = journal.games()[0]
+        assert first.header["players"] == ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+        played = {event["seat"] for event in journal.events(first.id) if event["type"] == "play"}
+    assert played == set(range(6))  # every seat's cards were read in its own zone
+
+
+def test_seats_past_the_fourth_get_pins_of_their_own() -> None:
+    assert demo_hardware(3) == HardwareConfig()  # the service's defaults
+    eight = demo_hardware(8)  # HardwareConfig refuses a pin given twice
+    assert eight.seats[:4] == HardwareConfig().seats and len(eight.seats) == 8
+
+
 def demo_command(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -121,7 +140,7 @@ def test_the_command_refuses_a_player_count_the_game_does_not_take() -> None:
     result = subprocess.run([sys.executable, "-m", "controller.cli", "demo", "--game", "femkort", "--players", "2"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr == "cardtable demo: error: argument --players: the demo plays femkort with 3 to 4 players, not 2\n"
+    assert result.stderr == "cardtable demo: error: argument --players: the demo plays femkort with 3 to 8 players, not 2\n"
 
 
 def test_a_panel_port_in_use_is_one_line_naming_it() -> None:

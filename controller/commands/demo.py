@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..arguments import number
+from ..femkort import options as femkort
+from ..ferbli import game as ferbli
 from ..history import HEADER_START
 from ..output_files import check_output, starts_with
 from ..service.pin import PinError, check_pin
@@ -25,15 +27,19 @@ if TYPE_CHECKING:
     from ..demo import DemoSettings
 
 MAX_SPEED = 100.0
-PLAYERS = {"cribbage": (2, 3, 4), "femkort": (3, 4), "ferbli": (3, 4)}  # the demo table seats four
+# the games' own limits (cribbage's engine takes 2, 3 or 4); the simulated table seats up to eight
+PLAYERS = {"cribbage": range(2, 5), "femkort": range(femkort.MIN_PLAYERS, femkort.MAX_PLAYERS + 1),
+           "ferbli": range(ferbli.MIN_PLAYERS, ferbli.MAX_PLAYERS + 1)}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="the table service at a simulated table, with the web panel: "
                                                 "rendered cards, the real vision, journal, simulated hardware")
     parser.add_argument("--game", choices=tuple(PLAYERS), default="cribbage")
-    parser.add_argument("--players", type=int, help="the demo table seats four: cribbage 2-4 (4 = two "
-                                                    "partnerships, default 2), Femkort and Färbeln 3-4 (default 3)")
+    parser.add_argument("--players", type=int,
+                        help=f"cribbage {_span('cribbage')} (4 = two partnerships, default 2), Femkort "
+                             f"{_span('femkort')}, Färbeln {_span('ferbli')} (default 3); seven or eight players "
+                             "get a wider camera frame")
     parser.add_argument("--deal", choices=("closed", "open"), default="closed",
                         help="closed: the dealt cards are not read (NEXT deals them); open: each card dealt passes "
                              "over the deal reader, the service's second camera (default closed)")
@@ -58,6 +64,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--history", metavar="FILE", help="write each finished game's hand history there")
     parser.add_argument("--force", action="store_true", help="replace --history even if it is not a history")
     parser.set_defaults(func=run)
+
+
+def _span(game: str) -> str:
+    return f"{PLAYERS[game][0]}-{PLAYERS[game][-1]}"
 
 
 def run(args: argparse.Namespace) -> int:
