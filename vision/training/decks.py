@@ -8,6 +8,7 @@ prints German court letters (B, D for J, Q) or no index on its courts, those car
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
     python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan] [--grey] [--calibrated] [--deck 32]
+        [--cast pink] [--wrong DIR] [--only ar-anglo,ar-bellot]
 """
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ from vision.deck import DECKS, Deck, deck_named
 from vision.evaluate import score_image, summarise
 from vision.ink import as_bgr
 from vision.model_files import load_model
+from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
+from vision.training.casts import CASTS, apply_cast
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
 _NO_COURT_INDEX = frozenset(f"{r}{s}" for r in "JQK" for s in "SHDC")
@@ -130,6 +133,32 @@ def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float |
 LAYOUTS = {"separated": separated_cards, "fan": fanned_cards}
 
 
+def wrong_readings(truth: list[str], cards: list[CardReading]) -> list[CardReading]:
+    """The named cards of `cards` that `truth` does not hold (as `score_image` counts them)."""
+    left = list(truth)
+    out = []
+    for card in cards:
+        if card.card == UNKNOWN:
+            continue
+        if card.card in left:
+            left.remove(card.card)
+        else:
+            out.append(card)
+    return out
+
+
+def save_crop(frame: np.ndarray, card: CardReading, path: Path) -> None:
+    """The frame around a card reading's quad (a quarter of its size added each side), for a look by eye."""
+    quad = np.array(card.quad, np.float32)
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    pad = 0.25 * max(x1 - x0, y1 - y0)
+    h, w = frame.shape[:2]
+    crop = frame[max(int(y0 - pad), 0):min(int(y1 + pad), h), max(int(x0 - pad), 0):min(int(x1 + pad), w)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), crop)
+
+
 def _calibrated(recognizer: Recognizer, scene: Scene) -> Recognizer:
     """`recognizer` (its networks, loaded once) calibrated to the scene's card size."""
     cal = scene.calibration()
@@ -152,9 +181,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--card-width", type=float, help="cards this many px wide (default: 110-150, a table camera's)")
     ap.add_argument("--deck", choices=sorted(DECKS), default="52",
                     help="lay out only this deck's cards and read them as a table playing with it")
+    ap.add_argument("--cast", choices=sorted(CASTS), default="none", help="the frames under this light (casts.py)")
+    ap.add_argument("--wrong", type=Path, help="save a crop of every card named wrong into this folder")
+    ap.add_argument("--only", help="comma-separated design names (default: all listed)")
     args = ap.parse_args(argv)
     deck = deck_named(args.deck)
-    designs = load_designs(args.root, deck=deck)
+    listed = DESIGNS
+    if args.only:
+        unknown = set(args.only.split(",")) - set(DESIGNS)
+        if unknown:
+            ap.error(f"--only: no design {', '.join(sorted(unknown))}")
+        listed = {name: DESIGNS[name] for name in args.only.split(",")}
+    designs = load_designs(args.root, listed, deck=deck)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
     recognizer = Recognizer(load_model(args.model) if args.model else None, deck=deck)
@@ -163,15 +201,26 @@ def main(argv: list[str] | None = None) -> int:
         scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)
         if args.grey:
             scenes = [s._replace(frame=as_bgr(cv2.cvtColor(s.frame, cv2.COLOR_BGR2GRAY))) for s in scenes]
+        scenes = [s._replace(frame=apply_cast(s.frame, CASTS[args.cast], seed=i)) if args.cast != "none" else s
+                  for i, s in enumerate(scenes)]
         readers = [_calibrated(recognizer, s) if args.calibrated else recognizer for s in scenes]
-        report = summarise([score_image(str(i), s.truth, reader.read(s.frame), 0.0)
-                            for i, (s, reader) in enumerate(zip(scenes, readers))])
+        scores, wrong = [], []
+        for i, (scene, reader) in enumerate(zip(scenes, readers)):
+            cards = reader.read(scene.frame)
+            scores.append(score_image(str(i), scene.truth, cards, 0.0))
+            for card in wrong_readings(scene.truth, cards):
+                wrong.append(f"{card.card} at {card.confidence:.3f} (frame {i}, {len(card.corners)} corners)")
+                if args.wrong:
+                    save_crop(scene.frame, card, args.wrong / f"{design.name}_{i}_{card.card}.png")
+        report = summarise(scores)
         counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
         totals += counts
-        print(f"{design.name}: {counts[0]} cards, {counts[1]} read, {counts[2]} named wrong", flush=True)
+        precision = 100 * counts[1] / max(counts[1] + counts[2], 1)
+        print(f"{design.name}: {counts[0]} cards, {counts[1]} read, {counts[2]} named wrong "
+              f"(precision {precision:.2f} %){' ' + '; '.join(wrong) if wrong else ''}", flush=True)
     named = totals[1] + totals[2]
     print(f"all {len(designs)} designs: {totals[0]} cards, {totals[1]} read ({100 * totals[1] / totals[0]:.1f} %), "
-          f"{totals[2]} named wrong (precision {100 * totals[1] / max(named, 1):.1f} %)")
+          f"{totals[2]} named wrong (precision {100 * totals[1] / max(named, 1):.2f} %)")
     return 0
 
 
