@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from vision.deck import PIQUET_DECK
+from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer, in_colour
 from vision.synthetic import FACE_H, FACE_W
-from vision.training.decks import Design, fanned_cards, load_designs, load_face, main, separated_cards
+from vision.training.decks import (Design, fanned_cards, load_designs, load_face, main, save_crop, separated_cards,
+                                   wrong_readings)
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
 
@@ -159,3 +161,45 @@ def test_the_command_lays_out_and_reads_the_chosen_decks_cards(tmp_path: Path, m
     assert main([str(tmp_path), "--frames", "1"]) == 0
     assert decks == ["32", "52"]
     assert "svg-standard: 7 cards, " in capsys.readouterr().out
+
+
+def test_the_command_measures_the_frames_under_a_cast(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`--cast warm`: the recognizer sees the frames under the casts' warm lamp (blue taken out)."""
+    _write_design(tmp_path, "svg-standard", CARDS)
+    blue_share: list[float] = []
+    read = Recognizer.read
+
+    def watched(self: Recognizer, frame: np.ndarray) -> list[CardReading]:
+        blue_share.append(float(frame[..., 0].mean() / frame.mean()))
+        return read(self, frame)
+    monkeypatch.setattr(Recognizer, "read", watched)
+    assert main([str(tmp_path), "--frames", "1", "--cast", "warm"]) == 0
+    assert main([str(tmp_path), "--frames", "1"]) == 0
+    assert blue_share[0] < 0.8 * blue_share[1]
+    assert capsys.readouterr().out.count("all 1 designs: ") == 2
+
+
+def test_only_the_named_designs_are_measured(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write_design(tmp_path, "svg-standard", CARDS)
+    _write_design(tmp_path, "ar-anglo", CARDS)
+    assert main([str(tmp_path), "--frames", "1", "--only", "ar-anglo"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ar-anglo: 8 cards, ") and "svg-standard" not in out
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--only", "ar-anglo,no-such-deck"])
+    assert "--only: no design no-such-deck" in capsys.readouterr().err
+
+
+def test_a_card_named_wrong_is_listed_and_its_crop_saved(tmp_path: Path) -> None:
+    """The readings the truth does not hold are the wrong ones (a card read twice: its second reading),
+    and each is saved as the frame around its quad."""
+    quad = [[100.0, 50.0], [200.0, 50.0], [200.0, 190.0], [100.0, 190.0]]
+    read = [CardReading(name, 0.99, quad) for name in ("QS", "QS", UNKNOWN, "7H")]
+    assert [c.card for c in wrong_readings(["QS", "2C"], read)] == ["QS", "7H"]
+    frame = np.zeros((300, 400, 3), np.uint8)
+    frame[50:190, 100:200] = 255
+    save_crop(frame, read[3], tmp_path / "wrong" / "x_0_7H.png")
+    crop = cv2.imread(str(tmp_path / "wrong" / "x_0_7H.png"))
+    assert crop.shape == (140 + 70, 100 + 70, 3)  # a quarter of the card's longer side added each way
+    assert crop[105, 85].tolist() == [255, 255, 255] and crop[10, 10].tolist() == [0, 0, 0]

@@ -5,6 +5,7 @@ Each cast is a per-channel gain and offset (BGR) applied to the photo, then a li
 colour multiplies what the card reflects; stray tinted light and a camera's processing add to it.
 
     python -m vision.training.casts MANIFEST [--root DIR] [--split test] [--under single/] [--resize WxH]
+        [--upstream-labels]
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from vision.evaluate import parse_size, read_manifest, resized, score_image, spl
 from vision.model_files import load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
+from vision.training.label_fixes import mended
 
 
 class Cast(NamedTuple):
@@ -52,10 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--under", default="", help="only paths starting with this")
     ap.add_argument("--resize", help="WxH the photos are resized to first")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
+    ap.add_argument("--upstream-labels", action="store_true",
+                    help="score against the photos' labels as shipped, not mended (label_fixes.csv)")
     ap.add_argument("--casts", default=",".join(CASTS), help="comma-separated, of " + ", ".join(CASTS))
     args = ap.parse_args(argv)
     root = args.root or args.manifest.parent
-    truth = sorted((p, cards) for p, cards in read_manifest(args.manifest).items()
+    labels = read_manifest(args.manifest)
+    truth = sorted((p, cards) for p, cards in (labels if args.upstream_labels else mended(labels)).items()
                    if (args.split is None or split_of(p) == args.split) and p.startswith(args.under))
     size = parse_size(args.resize) if args.resize else None
     detector = Detector(Recognizer(load_model(args.model) if args.model else None))
