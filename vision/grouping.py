@@ -82,12 +82,13 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
         split += parts
     cards = split
     for card in cards:
-        if any(rd.doubted and rd.guess != card.card for rd in card.corners):
+        if any(rd.doubted and rd.guess != card.card for rd in card.corners) or _contradicted(card):
             card.card = UNKNOWN
     named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
     # pips of a card we read, or its other corners (a deck printing four indices), are no news
     cards = [c for c in cards if c.card != UNKNOWN or not any(
         cv2.pointPolygonTest(q, c.corners[0].candidate.centre, False) >= 0 for q in named)]
+    cards = _one_card_once(cards)
     read = {c.card for c in cards}
     for card in cards:
         if card.card == UNKNOWN and _name_by_agreeing_corners(card, read):
@@ -98,6 +99,40 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
     return cards
+
+
+def _contradicted(card: CardReading) -> bool:
+    """Does a declined corner of `card` guess another card (at recognize.PAIR_LOW or more), opposite a
+    corner naming it? Two prints of one card disagree: the named one may be the misread (an unseen deck's
+    spade read as a club on one corner at 0.998, guessed a spade on the other at 0.76). Made unknown, the
+    card is still looked at by its face (its pips then named that 3S)."""
+    return card.card != UNKNOWN and any(
+        a.card == card.card and b.card == UNKNOWN and b.guess not in (None, card.card)
+        and two_corners(a.candidate, b.candidate) for a in card.corners for b in card.corners)
+
+
+def _one_card_once(cards: list[CardReading]) -> list[CardReading]:
+    """`cards` without a card whose every corner lies on another card of its name (its quad): one card read
+    from two corners that did not group (each outline implied by one index of a court whose art splits its
+    paper), not a second card of that name."""
+    out: list[CardReading] = []
+    for card in cards:
+        twin = next((o for o in out if o.card == card.card != UNKNOWN
+                     and (_corners_inside(card, o) or _corners_inside(o, card))), None)
+        if twin is None:
+            out.append(card)
+        else:
+            if _corners_inside(twin, card):  # the outline that holds both corners
+                twin.quad = card.quad
+            twin.corners += card.corners
+            twin.confidence = either(twin.confidence, card.confidence)
+    return out
+
+
+def _corners_inside(card: CardReading, other: CardReading) -> bool:
+    """Do all of `card`'s corner readings lie on `other`'s quad?"""
+    quad = np.array(other.quad, np.float32)
+    return all(cv2.pointPolygonTest(quad, rd.candidate.centre, False) >= 0 for rd in card.corners)
 
 
 def _reunite_opposite_corners(cards: list[CardReading]) -> None:
