@@ -10,6 +10,7 @@ network). A file written before the views were kept still loads: it names unknow
 """
 from __future__ import annotations
 
+import copy
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -136,6 +137,12 @@ class EnrolledModel:
         self.prototypes = prototypes
         self.threshold = prototypes.threshold
 
+    def without_photo(self, photo: int) -> "EnrolledModel":
+        """This model without the views of enrolment photo number `photo` (the same networks)."""
+        held_out = copy.copy(self)
+        held_out.prototypes = self.prototypes.without_photo(photo)
+        return held_out
+
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x, redness = self.base.patches(frame, cands)
@@ -236,19 +243,21 @@ def enroll_views(views: list[tuple[np.ndarray, tuple[int, int]]], base_path: Pat
 
 
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
-    """Said plainly after enrolling: whether the enrolled deck reads any differently from the generic
-    recognizer, and what to do when it does not."""
+    """Said plainly after enrolling: what the enrolled deck reads differently from the generic recognizer."""
+    named = ("the cards it leaves unknown are named where every corner index is nearest one card's enrolled "
+             "views (closely, and by a lead over every other card)")
     views = Counter(card for _, card in enrollment_photos(source))
     if max(views.values()) < 2:
-        return ("one photo per card: nothing to test the deck's prototypes on, so the enrolled deck reads "
-                "exactly as the generic recognizer does (it names and vetoes nothing more). Photograph each card "
-                "two or three times, in the table's own light (QS_1.jpg, QS_2.jpg, ...), and enrol again")
+        return (f"one photo per card: {named}; the generic recognizer's own readings are kept as they are (nothing "
+                f"to test a lower threshold or a veto on: photograph each card two or three times, in the table's "
+                f"own light, QS_1.jpg, QS_2.jpg, ..., for that)")
     if model.prototypes.generic:
-        return ("on these photos no rule of the prototypes read more cards without reading more wrong, so the "
-                "enrolled deck reads exactly as the generic recognizer does")
+        return (f"{named}; on these photos no lower threshold or veto read more cards without reading more wrong, "
+                f"so the generic recognizer's own readings are kept as they are")
     p = model.prototypes
-    return (f"where a card's prototype agrees by {p.agree_margin} it is named from confidence {p.low_threshold} "
-            f"(generic: {p.threshold}); where another card's is nearer by more than {p.veto_margin} it is not named")
+    return (f"{named}; where a card's prototype agrees by {p.agree_margin} it is named from confidence "
+            f"{p.low_threshold} (generic: {p.threshold}); where another card's is nearer by more than "
+            f"{p.veto_margin} it is not named")
 
 
 @dataclass(frozen=True)
@@ -270,12 +279,14 @@ class ReadBack:
 def read_back(model: EnrolledModel, source: Path, deck: Deck = FULL_DECK, progress: Progress | None = None
               ) -> ReadBack:
     """Read every enrolment photo in `source` with `model` (the photos it was enrolled from: a card unread
-    here is unlikely to be read at the table)."""
+    here is unlikely to be read at the table), each without its own views (which would name it whatever
+    it looks like: an out-of-focus view read itself back)."""
     photos = enrollment_photos(source)
     recognizer = Recognizer(model, deck=deck)
     unread: list[str] = []
     wrong: list[tuple[str, str]] = []
     for i, (path, (rank, suit)) in enumerate(photos):
+        recognizer.model = model.without_photo(i)
         named = [c.card for c in recognizer.read(load_image(path)) if c.card != UNKNOWN]
         if not named:
             unread.append(path.name)

@@ -64,19 +64,30 @@ class Prototypes:
     # means, one view per card)
     views: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
     view_class: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    view_photo: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # at enrolment only
 
     @classmethod
-    def build(cls, embedding: np.ndarray, label: np.ndarray, threshold: float) -> "Prototypes":
-        """Mean unit embedding per card, and every view; the rule starts as the generic one (no veto, no
-        lower threshold)."""
+    def build(cls, embedding: np.ndarray, label: np.ndarray, threshold: float, photo: np.ndarray | None = None
+              ) -> "Prototypes":
+        """Mean unit embedding per card, and every view (from enrolment photo number `photo`); the rule
+        starts as the generic one (no veto, no lower threshold)."""
         classes = np.unique(label)
         means = unit(np.array([unit(embedding[label == c]).mean(0) for c in classes]).reshape(len(classes), -1))
-        return cls(classes, means, 0.0, np.inf, threshold, threshold, unit(embedding), np.asarray(label))
+        photo = np.full(len(label), -1) if photo is None else np.asarray(photo)
+        return cls(classes, means, 0.0, np.inf, threshold, threshold, unit(embedding), np.asarray(label), photo)
+
+    def without_photo(self, photo: int) -> "Prototypes":
+        """The views of every enrolment photo but `photo` (reading that photo back as a held-out one)."""
+        if len(self.view_photo) != len(self.view_class):  # loaded from a file: which photo is not known
+            return self
+        keep = self.view_photo != photo
+        return replace(self, views=self.views[keep], view_class=self.view_class[keep], view_photo=self.view_photo[keep])
 
     def nearest(self, embedding: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per embedding: the card class of its nearest enrolled view, the cosine similarity to it, and its
         lead over the nearest view of any other card (-inf with one card enrolled)."""
-        views, owner = (self.views, self.view_class) if len(self.view_class) else (self.means, self.classes)
+        kept = self.views.shape[1] > 0  # a deck enrolled before the views were kept: its means
+        views, owner = (self.views, self.view_class) if kept else (self.means, self.classes)
         sim = unit(embedding) @ views.T
         per_card = np.full((len(embedding), len(self.classes)), -np.inf)
         for k, c in enumerate(self.classes):
@@ -166,7 +177,8 @@ def calibrate(samples: Sample, threshold: float) -> Prototypes:
     enrolled; when nothing beats the generic rule it is kept. It is kept too when no card was photographed
     twice: then no right reading is ever judged by its own card's prototype, so a veto would be chosen
     without seeing what it costs."""
-    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold)
+    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold,
+                              samples.photo[samples.corner])
     if not several_views(samples):
         return protos
     right = samples.cnn == samples.label
