@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, render_template
 from werkzeug.exceptions import HTTPException
 
 from web_panel import stream
@@ -13,14 +13,15 @@ from web_panel.settings import PanelSettings
 from .board import HallBoard
 from .store import HallStore
 
-PANEL_STATIC = Path(__file__).resolve().parent.parent / "static"
+PANEL = Path(__file__).resolve().parent.parent
 
 hall = Blueprint("hall", __name__, template_folder="templates", static_folder="static",
                  static_url_path="/hall-static")
 
 
 def create_hall_app(board: HallBoard, store: HallStore, settings: PanelSettings | None = None) -> Flask:
-    app = Flask(__name__, static_folder=str(PANEL_STATIC))  # the panel's look and its render.js's esc()
+    # the panel's look, its render.js's esc() and the page frame hall.html extends
+    app = Flask(__name__, static_folder=str(PANEL / "static"), template_folder=str(PANEL / "templates"))
     app.extensions.update({"cardtable.board": board, "cardtable.store": store,
                            "cardtable.settings": settings or PanelSettings()})
     app.register_blueprint(hall)
@@ -40,16 +41,13 @@ def page() -> str:
 
 @hall.get("/api/board")
 def board() -> Response:
-    return Response(_board().snapshot().public_json, mimetype="application/json",
-                    headers={"Cache-Control": "no-store"})
+    return stream.latest_response(_board())
 
 
 @hall.get("/api/events")
 def events() -> Response:
     settings: PanelSettings = current_app.extensions["cardtable.settings"]
-    last_seen = stream.parse_last_event_id(request.headers.get("Last-Event-ID"))
-    return Response(stream.events(_board(), last_seen, settings.keepalive), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return stream.stream_response(_board(), settings.keepalive)
 
 
 @hall.get("/api/games/<table>/<int:game>")
