@@ -58,7 +58,7 @@ from .devices import TableDevices
 from .hub import StateHub, TableStatus
 from .lock import ServiceLock
 from .notify import Notifier
-from .views import dealer_view, public_refusal, public_view
+from .views import public_refusal, public_view, views
 
 log = logging.getLogger(__name__)
 
@@ -437,7 +437,7 @@ class TableService:
             if self._board is not None:
                 self.devices.show_board(self._board)
             self.devices.light.show(self._light())
-        self.hub.publish(public_view(self.session), dealer_view(self.session), self._status)
+        self.hub.publish(*views(self.session), self._status)
 
     def _light(self) -> LightStatus:
         status = self._status
