@@ -45,6 +45,7 @@ class TableStatus:
     fault: str | None = None  # why the table refuses to play on (journal read-only, disk full)
     notice: str | None = None  # the session's word on the latest input (may name a hidden card: dealer only)
     deck_check: dict[str, Any] | None = None  # the running or latest deck check (its cards: dealer only)
+    deck_check_mode: str = "offer"  # [console] deck_check: off, offer, required
 
     def public(self) -> dict[str, Any]:
         hold = None if self.hold is None else {k: self.hold[k] for k in PUBLIC_HOLD_KEYS if k in self.hold}
@@ -52,7 +53,8 @@ class TableStatus:
                 "last_refusal": self.last_refusal, "fault": self.fault, "deck_check": _public_check(self.deck_check)}
 
     def dealer(self) -> dict[str, Any]:
-        return {**self.public(), "hold": self.hold, "notice": self.notice, "deck_check": self.deck_check}
+        return {**self.public(), "hold": self.hold, "notice": self.notice, "deck_check": self.deck_check,
+                "deck_check_mode": self.deck_check_mode}
 
 
 def _public_check(check: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -53,7 +53,7 @@ from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Re
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
 from controller.table.session import Step, TableSession, game_summary
-from web_panel.ports import ConsoleAnswer, GameStart
+from web_panel.ports import CHECK_STEPS, ConsoleAnswer, GameStart
 from vision.sources import FrameSource
 from vision.observations import READER, CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
 
@@ -99,7 +99,6 @@ class CheckCommand:
     reply: Reply
 
 
-CHECK_STEPS = ("start", "next", "finish")
 CARD_CHANGES = (CardPlaced, CardRemoved, FaceDownCount, DuplicateCard)  # what a deck check takes from the camera
 
 
@@ -143,7 +142,8 @@ class TableService:
         self._buzzer_tempo = buzzer_tempo
         self._clock = clock
         self._last_t = 0.0
-        self._status = TableStatus(pegboard="down" if config.pegboard.enabled else "disabled")
+        self._status = TableStatus(pegboard="down" if config.pegboard.enabled else "disabled",
+                                   deck_check_mode=config.console.deck_check)
         self._waiting: deque[Sensed] = deque()  # inputs not yet journaled (all of them while faulted)
         self._resync = False  # a write failed after its input was journaled: rebuild the table first
         self._next_beat = 0.0
