@@ -41,6 +41,9 @@ class RecordingConsole:
     def hold_crop(self) -> bytes | None:
         return self.crop
 
+    def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
+        return self._record("deck_check", (step, deck))
+
     def _record(self, name: str, argument: Any) -> ConsoleAnswer:
         self.calls.append((name, argument))
         return self.answer
