@@ -82,7 +82,7 @@ def test_the_public_document_shows_no_dealer_knowledge() -> None:
                            TableStatus(camera="online", pegboard="up", hold=HOLD))
     public = snapshot.public_document()
     assert public == {"version": 1, "at": 12.5, "table": {"scores": [3, 5]},
-                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None,
+                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None, "club": None,
                                  "hold": {"reason": "unknown", "zone": "seat-2", "seat": 1}}}
     assert json.loads(snapshot.public_json) == public
     assert "QS" not in snapshot.public_json and "5H" not in snapshot.public_json

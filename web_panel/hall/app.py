@@ -75,6 +75,7 @@ def history(table: str, game: int) -> Response:
 
 
 def _evening_document(evening: Evening) -> dict[str, Any]:
+    """An evening with its standings and its games (the list, in place of their count)."""
     games = _store().games(evening.id)
     return {**evening.to_json(), "standings": standings(_store().finished(evening.id)),
             "games": [{**game, "download": download(game)} for game in games]}
