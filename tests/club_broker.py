@@ -49,9 +49,10 @@ def make_certificates(folder: Path) -> None:
 
 
 class Broker:
-    """`tls=True` adds a TLS listener on `tls_port` with a certificate from a club CA (`ca`)."""
+    """`tls=True` adds a TLS listener on `tls_port` with a certificate from a club CA (`ca`); `log_all`
+    logs every packet (`log()` then shows which PUBLISH a client acknowledged)."""
 
-    def __init__(self, folder: Path, tables: list[str], tls: bool = False) -> None:
+    def __init__(self, folder: Path, tables: list[str], tls: bool = False, log_all: bool = False) -> None:
         self.folder, self.port = folder, free_port()
         folder.mkdir(parents=True, exist_ok=True)
         passwd = folder / "passwd"
@@ -60,7 +61,8 @@ class Broker:
         (folder / "mosquitto.conf").write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwd}\nacl_file {ACL}\n"
             f"persistence true\npersistence_location {folder}/\nuser {pwd.getpwuid(os.getuid()).pw_name}\n"
-            f"max_queued_messages 100000\nlog_dest file {folder}/mosquitto.log\n")
+            f"max_queued_messages 100000\nlog_dest file {folder}/mosquitto.log\n"
+            + ("log_type all\n" if log_all else ""))
         self.ca: Path | None = None
         self.tls_port = 0
         if tls:

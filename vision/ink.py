@@ -15,6 +15,10 @@ _REGION_MAX_SHARE = 0.6
 # Paper, for regions: brighter than this x the small copy's Otsu split (card paper in shade, darker than
 # the split when the table is bright, must not be left out: the relaxed paper test finds glyphs there).
 _REGION_PAPER = 0.85
+# A frame with paper in it splits (Otsu) into classes this many grey levels apart or more: the real photos
+# under the dimmest cast we measure stand 20 or more apart, a bare felt table's noise 3-10. Below it the
+# frame holds no paper, and searching its noise for glyphs cost seconds a frame (an empty table).
+_REGION_MIN_CONTRAST = 12.0
 
 
 def as_bgr(frame: np.ndarray) -> np.ndarray:
@@ -126,13 +130,17 @@ def _redness(absorbed: np.ndarray, floor: float) -> np.ndarray:
 
 def paper_regions(ink: np.ndarray, margin: int) -> list[tuple[int, int, int, int]] | None:
     """Disjoint boxes (x0, y0, x1, y1) around the bright paper blobs of the frame, padded by `margin`
-    px, found on a 1/4-size copy; None when they would cover most of the frame anyway."""
+    px, found on a 1/4-size copy; None when they would cover most of the frame anyway; none at all when
+    nothing in the frame stands out brighter than the rest (a bare table: no paper to find glyphs on)."""
     h, w = ink.shape
     s = _REGION_SCALE
     if h < 8 * s or w < 8 * s:
         return None
     small = cv2.resize(ink, (w // s, h // s), interpolation=cv2.INTER_AREA)
     level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    above = small > level
+    if above.all() or not above.any() or small[above].mean() - small[~above].mean() < _REGION_MIN_CONTRAST:
+        return []
     _, paper = cv2.threshold(small, _REGION_PAPER * level, 255, cv2.THRESH_BINARY)
     _, _, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
     pad = margin / s

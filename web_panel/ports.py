@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+CHECK_STEPS = ("start", "next", "finish")  # a deck check's, in the order the dealer takes them
+
+
 @dataclass(frozen=True)
 class ConsoleAnswer:
     """The session's word on a console entry: accepted or not, and why in words."""
@@ -61,6 +64,11 @@ class ConsolePort(Protocol):
 
     def hold_crop(self) -> bytes | None:
         """The held card's crop as a PNG, if the camera has one."""
+        ...
+
+    def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
+        """A deck check between games: `start` (of the deck `deck`, "52" or "32", or the game's), the
+        `next` spread, `finish` (the verdict)."""
         ...
 
 

@@ -1,4 +1,7 @@
-"""`cardtable hall --config hall.toml`: the club evening's board (web_panel/hall/), served by waitress."""
+"""`cardtable hall --config hall.toml`: the club evening's board (web_panel/hall/), served by waitress;
+`cardtable hall new-evening` closes tonight's evening (its standings and games stay, on the board's past
+evenings) and starts the next, whether the hall runs or not (a running hall shows it within a second);
+`cardtable hall evenings` lists them."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +17,7 @@ from ..service.config import ConfigError
 
 if TYPE_CHECKING:
     from web_panel.hall.config import HallConfig
+    from web_panel.hall.store import HallStore
 
 DEFAULT_PATH = Path("/etc/cardtable/hall.toml")
 
@@ -34,6 +38,59 @@ def cmd_hall(args: argparse.Namespace) -> int:
     except (OSError, sqlite3.Error) as error:
         print(f"cardtable hall: refused: {error}", file=sys.stderr)
         return 1
+
+
+def _config(args: argparse.Namespace) -> HallConfig:
+    from web_panel.hall.config import load_hall_config
+
+    try:
+        return load_hall_config(args.config)
+    except ConfigError as error:
+        raise ValueError(f"{args.config}: {error}") from None
+
+
+def _store_of(config: HallConfig) -> HallStore:
+    from web_panel.hall.store import HallStore
+
+    if not config.database.exists():  # the organiser's command never makes an empty record
+        raise ValueError(f"no hall database at {config.database} (database in the config): has the hall run?")
+    return HallStore(config.database)
+
+
+def cmd_new_evening(args: argparse.Namespace) -> int:
+    """0 with the evening closed and the next begun; 2 when there is nothing to close or the config is bad;
+    1 when the database cannot be written (nothing changed)."""
+    from web_panel.hall.standings import standings
+    from web_panel.hall.store import StoreError
+
+    store = _store_of(_config(args))
+    try:
+        closed, opened = store.new_evening()
+        leaders = standings(store.finished(closed.id))[:3]
+    except StoreError as error:
+        print(f"cardtable hall new-evening: {error}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    top = ", ".join(f"{row['player']} {row['points']}" for row in leaders)
+    print(f"closed evening {closed.id} ({closed.started} to {closed.closed}): {_games(closed.games)}; {top}")
+    print(f"evening {opened.id} begins: finished games are kept under it from now on")
+    return 0
+
+
+def cmd_evenings(args: argparse.Namespace) -> int:
+    store = _store_of(_config(args))
+    try:
+        for evening in store.evenings():
+            until = evening.closed or "now (the current evening)"
+            print(f"{evening.id}\t{evening.started}\t{until}\t{_games(evening.games)}")
+    finally:
+        store.close()
+    return 0
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
 
 
 def serve_hall(config: HallConfig) -> int:
@@ -69,3 +126,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                                 "the standings, the finished games")
     parser.add_argument("--config", type=Path, default=DEFAULT_PATH, help=f"the hall's config (default {DEFAULT_PATH})")
     parser.set_defaults(func=cmd_hall)
+    actions = parser.add_subparsers(dest="hall_action", metavar="ACTION")  # none: serve the board
+    for name, func, text in (
+            ("new-evening", cmd_new_evening, "close tonight's evening (its standings and games stay) and begin the next"),
+            ("evenings", cmd_evenings, "list the evenings: number, began, closed, games")):
+        action = actions.add_parser(name, help=text)
+        # after the action too (`hall new-evening --config X`); SUPPRESS keeps a --config given before it
+        action.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="the hall's config")
+        action.set_defaults(func=func)

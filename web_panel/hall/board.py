@@ -21,6 +21,7 @@ from .standings import standings
 from .store import HallStore
 
 COALESCE = 0.1  # seconds between versions at most
+EVENING_POLL = 1.0  # seconds between looks for a new evening started by `cardtable hall new-evening`
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,11 @@ def table_entry(document: dict[str, Any]) -> dict[str, Any]:
             "hold": status.get("hold"), "camera": status.get("camera"), "fault": status.get("fault"),
             "version": document.get("version"), "at": document.get("at"),
             "dropped_events": document.get("dropped_events", 0)}
+
+
+def download(game: dict[str, Any]) -> str:
+    """Where a finished game's hand history is: by its evening too, since a table's ids may begin again."""
+    return f"/api/games/{game['table']}/{game['game']}?evening={game['evening']}"
 
 
 @dataclass
@@ -59,8 +65,10 @@ class HallBoard:
         self.club, self.store, self._coalesce, self._clock = club, store, coalesce, clock
         self._tables: dict[str, _Table] = {}
         self._lock = threading.Lock()  # the subscriber writes while the board's thread makes a version
+        self._evening = store.current_evening()
         self._games = store.games()
         self._standings = standings(store.finished())
+        self.fault: str | None = None  # why finished games cannot be kept now (the store's disk full)
         self.refused = 0  # messages on the club's tree that were malformed (logged by the subscriber)
         self._changed = threading.Condition(threading.Lock())
         self._latest = self._make(1)
@@ -95,9 +103,15 @@ class HallBoard:
         self._dirty.set()
 
     def games_changed(self) -> None:
-        games, ranked = self.store.games(), standings(self.store.finished())
+        """A finished game was kept, or a new evening began: the current evening's games and standings."""
+        evening, games, ranked = self.store.current_evening(), self.store.games(), standings(self.store.finished())
         with self._lock:
-            self._games, self._standings = games, ranked
+            self._evening, self._games, self._standings = evening, games, ranked
+        self._dirty.set()
+
+    def set_fault(self, fault: str | None) -> None:
+        with self._lock:
+            self.fault = fault
         self._dirty.set()
 
     def add_refusal(self) -> None:
@@ -118,9 +132,12 @@ class HallBoard:
 
     def _run(self) -> None:
         while True:
-            self._dirty.wait()
+            if not self._dirty.wait(EVENING_POLL) and self.store.current_evening().id != self._evening.id:
+                self.games_changed()  # another process (the organiser's command) began the next evening
             if self._closed:
                 return
+            if not self._dirty.is_set():
+                continue
             self._dirty.clear()
             snapshot = self._make(self._latest.version + 1)
             with self._changed:
@@ -131,9 +148,10 @@ class HallBoard:
     def _make(self, version: int) -> BoardSnapshot:
         with self._lock:
             tables = [self._tables[name].to_json(name) for name in sorted(self._tables)]
-            games = [{**game, "download": f"/api/games/{game['table']}/{game['game']}"} for game in self._games]
+            games = [{**game, "download": download(game)} for game in self._games]
             document = {"version": version, "at": self._clock(), "club": self.club, "tables": tables,
-                        "standings": self._standings, "games": games, "refused": self.refused}
+                        "evening": self._evening.to_json(), "standings": self._standings, "games": games,
+                        "refused": self.refused, "fault": self.fault}
         return BoardSnapshot(version, json.dumps(document, separators=(",", ":")))
 
     # --- readers (the page's streams), as StateHub's ------------------------------------------------

@@ -34,7 +34,10 @@
   }
 
   function draw(doc) {
-    document.getElementById("title").textContent = `Club evening: ${doc.club}`;
+    document.getElementById("title").textContent = `Club evening: ${doc.club}, evening ${doc.evening.id}`;
+    const fault = document.getElementById("fault");
+    fault.hidden = !doc.fault;
+    fault.textContent = doc.fault || "";
     document.getElementById("tables").innerHTML = doc.tables.map(tableCard).join("") || '<p class="card dim">no table yet</p>';
     document.getElementById("standing-rows").innerHTML = "<tr><th>player</th><th>points</th><th>won</th><th>played</th></tr>" +
       doc.standings.map((r) => `<tr><td>${esc(r.player)}</td><td>${r.points}</td><td>${r.won}</td><td>${r.played}</td></tr>`).join("");
