@@ -177,6 +177,15 @@ def test_version_comes_from_the_package_metadata(built: Built, outside: Path) ->
     assert (result.returncode, result.stdout.strip()) == (0, f"cardtable {VERSION}")
 
 
+def test_install_service_writes_the_packages_unit_running_the_wheels_cardtable(built: Built, outside: Path) -> None:
+    (outside / "root").mkdir()
+    result = built.run("install-service", "--root", str(outside / "root"), cwd=outside)
+    assert result.returncode == 0, result.stderr
+    unit = (outside / "root" / "etc/systemd/system/cardtable.service").read_text()
+    shipped = (ROOT / "controller" / "install" / "systemd" / "cardtable.service").read_text()
+    assert unit == shipped.replace("/opt/cardtable/venv/bin/cardtable", str(built.venv / "bin" / "cardtable"))
+
+
 def test_demo_plays_a_game_and_its_history_replays(built: Built, outside: Path) -> None:
     demo = built.run("demo", "--game", "ferbli", "--seed", "1", "--reads", "1", "--speed", "0", "--games", "1",
                      "--no-panel", "--state", "state", "--history", "game.jsonl", cwd=outside, timeout=300)
