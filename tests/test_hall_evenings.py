@@ -103,7 +103,7 @@ def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
 
         assert main(["hall", "--config", str(config), "new-evening"]) == 0  # while the hall serves
         said = capsys.readouterr().out
-        assert "closed evening 1" in said and "1 games" in said and "evening 2 begins" in said
+        assert "closed evening 1" in said and "1 game;" in said and "evening 2 begins" in said
         wait_until(lambda: hall.board_document()["evening"]["id"] == 2, what="the board on evening 2")
         board = hall.board_document()
         assert board["games"] == [] and board["standings"] == [] and board["evening"]["closed"] is None

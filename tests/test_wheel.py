@@ -43,9 +43,11 @@ PACKAGES = ("controller", "vision", "web_panel", "firmware")
 # Files the commands read, besides the modules: the models, the rendered faces, the crib table, the panel.
 DATA = ("vision/models/generic.json", "vision/models/suit.onnx", "vision/models/rank.onnx",
         "vision/models/pip.onnx", "vision/assets/faces.npz", "vision/assets/LICENSE.faces",
-        "controller/cribbage/crib_table.json", "web_panel/templates/spectator.html",
+        "controller/cribbage/crib_table.json", "web_panel/templates/page.html",
+        "web_panel/templates/spectator.html",
         "web_panel/templates/console.html", "web_panel/static/panel.css", "web_panel/static/live.js",
-        "web_panel/hall/templates/hall.html", "web_panel/hall/static/hall.js", "web_panel/hall/static/hall.css")
+        "web_panel/hall/templates/hall.html", "web_panel/hall/templates/evenings.html",
+        "web_panel/hall/static/hall.js", "web_panel/hall/static/hall.css")
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "*.egg-info", "build", "dist",
                                     ".pytest_cache", ".mypy_cache", ".hypothesis", "*.mpy")
 HISTORY = ROOT / "tests" / "data" / "histories" / "cribbage" / "two_player_skunk.jsonl"

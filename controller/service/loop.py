@@ -65,7 +65,7 @@ from .devices import TableDevices
 from .hub import StateHub, TableStatus
 from .lock import ServiceLock
 from .notify import Notifier
-from .views import dealer_view, public_refusal, public_view
+from .views import public_refusal, public_view, views
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,13 @@ class LinkChange:
 
 
 @dataclass(frozen=True)
+class ClubChange:
+    """The club publisher's word: why its outbox cannot be written, or None once it can."""
+
+    fault: str | None
+
+
+@dataclass(frozen=True)
 class Mark:
     """Set once the owner thread reaches it: everything put before it is judged (`settled`)."""
 
@@ -119,7 +126,7 @@ class Stop:
     """Ends the loop (put by `stop`, e.g. from the SIGTERM handler)."""
 
 
-Inbox = Sensed | LinkChange | Command | CheckCommand | Mark | Stop
+Inbox = Sensed | LinkChange | ClubChange | Command | CheckCommand | Mark | Stop
 StepWatcher = Callable[[dict[str, Any], Step], None]  # (the journaled table-log line, what it did)
 
 
@@ -273,9 +280,12 @@ class TableService:
             finally:
                 self.inbox.task_done()  # inbox.join() returns once everything put is judged (tests, tools)
 
-    def _take(self, item: Sensed | LinkChange | Command | CheckCommand | Mark) -> None:
+    def _take(self, item: Sensed | LinkChange | ClubChange | Command | CheckCommand | Mark) -> None:
         if isinstance(item, LinkChange):
             self._set_status(pegboard=item.status.value)
+            return
+        if isinstance(item, ClubChange):
+            self._set_status(club=item.fault)
             return
         if isinstance(item, Command):
             item.reply.set_result(self._command(item.start))
@@ -342,6 +352,10 @@ class TableService:
 
     def _on_link(self, status: LinkStatus, detail: str) -> None:
         self.inbox.put(LinkChange(status, detail))
+
+    def club_fault(self, fault: str | None) -> None:
+        """The club publisher's thread: its outbox cannot be written (or can again); shown on the status."""
+        self.inbox.put(ClubChange(fault))
 
     # --- the game and its journal ---------------------------------------------------------------------
     def _open_table(self) -> JournaledTable:
@@ -583,7 +597,7 @@ class TableService:
             if self._board is not None:
                 self.devices.show_board(self._board)
             self.devices.light.show(self._light())
-        self.hub.publish(public_view(self.session), dealer_view(self.session), self._status)
+        self.hub.publish(*views(self.session), self._status)
 
     def _light(self) -> LightStatus:
         status = self._status
