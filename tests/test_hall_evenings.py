@@ -138,6 +138,12 @@ def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         with pytest.raises(urllib.error.HTTPError) as unknown:
             again.get("/api/evenings/9")
         assert unknown.value.code == 404 and "no evening 9" in unknown.value.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as bad:
+            again.get("/api/games/t-a/1?evening=last")
+        assert bad.value.code == 400 and "'evening' must be an evening's number, not 'last'" in bad.value.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as elsewhere:
+            again.get("/api/games/t-a/1?evening=2")  # t-a's game is evening 1's
+        assert elsewhere.value.code == 404 and "of evening 2" in elsewhere.value.read().decode()
     finally:
         again.close()
 
