@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
@@ -85,6 +86,14 @@ def hall_config(tmp_path: Path, broker: Broker) -> Path:
     return path
 
 
+def keep_busy(hall: RunningHall, stop: threading.Event) -> None:
+    """What the subscriber does with each state message a busy table sends."""
+    version = 0
+    while not stop.wait(0.02):
+        version += 1
+        hall.board.set_state("t-busy", {"version": version, "table": {"game": "femkort"}, "status": {}})
+
+
 def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
     hall = RunningHall(tmp_path / "hall", broker, CLUB)
@@ -101,10 +110,17 @@ def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         tonight = hall.board_document()
         assert tonight["evening"]["id"] == 1 and tonight["standings"]
 
-        assert main(["hall", "--config", str(config), "new-evening"]) == 0  # while the hall serves
-        said = capsys.readouterr().out
-        assert "closed evening 1" in said and "1 game;" in said and "evening 2 begins" in said
-        wait_until(lambda: hall.board_document()["evening"]["id"] == 2, what="the board on evening 2")
+        busy = threading.Event()  # a busy evening: the board takes a table's state every 20 ms meanwhile
+        feeder = threading.Thread(target=keep_busy, args=(hall, busy))
+        feeder.start()
+        try:
+            assert main(["hall", "--config", str(config), "new-evening"]) == 0  # while the hall serves
+            said = capsys.readouterr().out
+            assert "closed evening 1" in said and "1 game;" in said and "evening 2 begins" in said
+            wait_until(lambda: hall.board_document()["evening"]["id"] == 2, what="the board on evening 2")
+        finally:
+            busy.set()
+            feeder.join()
         board = hall.board_document()
         assert board["games"] == [] and board["standings"] == [] and board["evening"]["closed"] is None
 
