@@ -57,7 +57,8 @@ def test_a_database_from_before_evenings_becomes_evening_one_with_every_game(tmp
     db.close()
 
 
-def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path) -> None:
+def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "hall.sqlite3"
     HallStore(path).close()
     with sqlite3.connect(path) as db:
@@ -66,6 +67,9 @@ def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path) -> None
     before = path.read_bytes()
     with pytest.raises(StoreError, match="written by a newer hall \\(schema 7"):
         HallStore(path)
+    (tmp_path / "hall.toml").write_text('club = "riverside"\n[broker]\npassword = "x"\n')
+    assert main(["hall", "--config", str(tmp_path / "hall.toml")]) == 1  # the hall does not start on it
+    assert f"cardtable hall: refused: {path}: written by a newer hall" in capsys.readouterr().err
     assert path.read_bytes() == before
 
 
