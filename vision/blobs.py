@@ -133,8 +133,8 @@ def _find(mask: np.ndarray, min_size: float, max_size: float, paper: np.ndarray 
         pst, pc, part_edge = pst[keep], pc[keep], part_edge[keep]
     glyphs = idx[glyph[idx]]
     # plain numbers, converted at once (a frame has hundreds of blobs)
-    blobs = ([Blob(*c, *s[:5], edge=e) for c, s, e in zip(cents[glyphs + 1].tolist(), st[glyphs].tolist(),
-                                                          edge[glyphs].tolist())]
+    blobs = ([Blob(cx, cy, x, y, w, h, area, edge=e) for (cx, cy), (x, y, w, h, area), e
+              in zip(cents[glyphs + 1].tolist(), st[glyphs].tolist(), edge[glyphs].tolist())]
              + [_blob(c, p, e) for p, c, e in zip(pst, pc, part_edge)])
     wholes = idx[whole[idx]]
     sizes = size[glyphs]
