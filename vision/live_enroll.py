@@ -111,9 +111,11 @@ class LiveEnrolment:
     """Turns a stream of frames into enrolment photos in `folder` (see the module's doc)."""
 
     def __init__(self, folder: Path, deck: Deck, ask: Ask | None, say: Say, order: list[str] | None = None,
-                 views: int = 3, still_frames: bool = False, recognizer: Recognizer | None = None) -> None:
+                 views: int = 3, still_frames: bool = False, recognizer: Recognizer | None = None,
+                 new_view: float = NEW_VIEW) -> None:
         """`still_frames`: every frame is a still (a folder of photos), no settling looked for; `ask` None:
-        questions wait for `answer`."""
+        questions wait for `answer`; `new_view`: the change that makes a new view (lower for a camera that
+        sees the whole table, where one card is a small part of the frame)."""
         if views < 1:
             raise ValueError(f"views per card must be 1 or more, not {views}")
         self.folder = folder
@@ -124,6 +126,7 @@ class LiveEnrolment:
         self.cards = order or deck_order(deck)
         self.progress = Progress(len(self.cards), views)
         self.still_frames = still_frames
+        self.new_view = new_view
         self.recognizer = recognizer or Recognizer(deck=deck)
         self.photos: dict[str, list[Path]] = {}
         self.retakes = 0
@@ -163,7 +166,7 @@ class LiveEnrolment:
         small = _small(image)
         settled = self.still_frames or (self._previous is not None and _difference(small, self._previous) < STILL)
         self._previous = small
-        if not settled or self._last_view is not None and _difference(small, self._last_view) < NEW_VIEW:
+        if not settled or self._last_view is not None and _difference(small, self._last_view) < self.new_view:
             return False
         self._last_view = small
         read = self.recognizer.read(image)
