@@ -57,15 +57,15 @@ class ConsoleEnrolment:
         self._say(self.live.progress.line() + "  lay the first card, face up")
         self._thread.start()
 
-    def answer(self, text: str) -> str:
-        """The dealer's answer to the question shown; what the enrolment says to it."""
+    def answer(self, text: str) -> tuple[bool, str]:
+        """The dealer's answer to the question shown: whether it settled it, and what the enrolment says."""
         with self._lock:
             if self.live.question is None:
                 raise ValueError("no view is waiting for an answer")
-            self.live.answer(text)
+            settled = self.live.answer(text)
             said = self._said
         self._publish()
-        return said
+        return settled, said
 
     def finish(self) -> tuple[EnrolledModel, ReadBack]:
         """Stop taking views, enrol from those kept, read them back, save the deck (atomically)."""

@@ -54,7 +54,7 @@ from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Re
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
 from controller.table.session import Step, TableSession, game_summary
-from web_panel.ports import CHECK_STEPS, ConsoleAnswer, GameStart
+from web_panel.ports import CHECK_STEPS, ENROLMENT_STEPS, ConsoleAnswer, GameStart
 from vision.sources import FrameSource
 from vision.observations import READER, CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
 
@@ -102,7 +102,6 @@ class CheckCommand:
 
 
 CARD_CHANGES = (CardPlaced, CardRemoved, FaceDownCount, DuplicateCard)  # what a deck check takes from the camera
-ENROLMENT_STEPS = ("start", "answer", "finish")
 
 
 @dataclass(frozen=True)
@@ -225,7 +224,7 @@ class TableService:
             return ConsoleAnswer(False, "no enrolment is running: start one (Enrol the deck)")
         try:
             if step == "answer":
-                return ConsoleAnswer(True, run.answer(answer or ""))
+                return ConsoleAnswer(*run.answer(answer or ""))
             model, back = run.finish()
         except (ValueError, OSError) as error:
             return ConsoleAnswer(False, f"not enrolled: {error}" if step == "finish" else str(error))
