@@ -27,6 +27,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
     cannot be had."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     from web_panel.hall.config import load_hall_config
+    from web_panel.hall.store import StoreError
 
     try:
         config = load_hall_config(args.config)
@@ -35,7 +36,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
         return 2
     try:
         return serve_hall(config)
-    except (OSError, sqlite3.Error) as error:
+    except (OSError, sqlite3.Error, StoreError) as error:
         print(f"cardtable hall: refused: {error}", file=sys.stderr)
         return 1
 
