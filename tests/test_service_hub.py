@@ -86,7 +86,7 @@ def test_the_public_document_shows_no_dealer_knowledge() -> None:
                            TableStatus(camera="online", pegboard="up", hold=HOLD, deck_check=CHECK))
     public = snapshot.public_document()
     assert public == {"version": 1, "at": 12.5, "table": {"scores": [3, 5]},
-                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None,
+                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None, "club": None,
                                  "hold": {"reason": "unknown", "zone": "seat-2", "seat": 1},
                                  "deck_check": {"state": "failed", "deck": "52", "at": "2026-12-02T12:00:00Z"}}}
     assert json.loads(snapshot.public_json) == public

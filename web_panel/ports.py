@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 
 CHECK_STEPS = ("start", "next", "finish")  # a deck check's, in the order the dealer takes them
+ENROLMENT_STEPS = ("start", "answer", "finish")  # a live enrolment's
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,11 @@ class ConsolePort(Protocol):
     def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
         """A deck check between games: `start` (of the deck `deck`, "52" or "32", or the game's), the
         `next` spread, `finish` (the verdict)."""
+        ...
+
+    def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+        """Live enrolment of the table's deck between games: `start`, the `answer` to the view put to the
+        dealer (nothing for the card suggested, a card, or skip), `finish` (enrol, test deal, read with it)."""
         ...
 
 

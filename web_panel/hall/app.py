@@ -3,7 +3,6 @@ past evenings (a page and their JSON: each evening's standings and games, as the
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
@@ -73,6 +72,7 @@ def history(table: str, game: int) -> Response:
 
 
 def _evening_document(evening: Evening) -> dict[str, Any]:
+    """An evening with its standings and its games (the list, in place of their count)."""
     games = _store().games(evening.id)
     return {**evening.to_json(), "standings": standings(_store().finished(evening.id)),
             "games": [{**game, "download": download(game)} for game in games]}
