@@ -44,6 +44,9 @@ class RecordingConsole:
     def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
         return self._record("deck_check", (step, deck))
 
+    def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+        return self._record("enrolment", (step, answer))
+
     def _record(self, name: str, argument: Any) -> ConsoleAnswer:
         self.calls.append((name, argument))
         return self.answer

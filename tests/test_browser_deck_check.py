@@ -2,7 +2,7 @@
 against the real table service whose camera is the rendered table: the dealer taps Check deck, the deck
 is spread (one card missing) and read live, Finish names the missing card and offers enrolment, the game
 start is refused (`deck_check = "required"`), spectators see only that the check failed; a second check
-passes and the game starts."""
+passes and the game starts. Then a card enrolled at the console, its question answered there."""
 from __future__ import annotations
 
 import shutil
@@ -18,6 +18,7 @@ from controller.simulation.scene.spreads import spreads
 from deck_check_support import PILE, table
 from vision.deck import FULL_DECK
 from vision.live_enroll import deck_order
+from vision.synthetic import PlacedCard
 from vision.watch import SYNTHETIC_STYLE
 from web_panel.settings import PanelSettings
 
@@ -99,5 +100,35 @@ def test_the_dealer_checks_the_deck_at_the_console(page: Any, tmp_path: Path) ->
             page.fill("#start-players", "Ann, Bo")
             page.click("#start button")
             page.wait_for_function("document.getElementById('answer').textContent.includes('game 2: cribbage')")
+        finally:
+            panel.stop()
+
+
+def test_the_dealer_enrols_a_card_at_the_console(page: Any, tmp_path: Path) -> None:
+    pin_hash = hash_pin(PIN)
+    with table(tmp_path, pin_hash=pin_hash) as t:
+        panel = PanelServer(t.service, "127.0.0.1", 0, PanelSettings(pin_hash=pin_hash, keepalive=0.5))
+        panel.start()
+        try:
+            page.goto(panel.url("/console"))
+            page.fill("#pin", PIN)
+            page.click("#sign-in button")
+            page.click("#enrol-start")
+            page.wait_for_selector("#enrol-finish:not([hidden])")
+            t.lay([PlacedCard("QS", 300, 270)])
+            page.wait_for_selector("#enrol-question:not([hidden])")
+            assert page.inner_text("#enrol-asked") == "read as QS (empty: QS)"
+            page.fill("#enrol-card", "ZZ")
+            page.click("#enrol-question button[type=submit]")
+            page.wait_for_function("document.getElementById('answer').textContent.includes(\"'skip'\")")
+            page.fill("#enrol-card", "")
+            page.click("#enrol-question button[type=submit]")
+            page.wait_for_selector("#enrol-question", state="hidden")
+            t.lay([PlacedCard("QS", 620, 270, angle=15)])
+            page.wait_for_function("document.getElementById('enrol-line').textContent.includes('1/52 cards')")
+            page.screenshot(path=str(tmp_path / "enrolment.png"), full_page=True)
+            page.click("#enrol-finish")
+            page.wait_for_function("document.getElementById('enrol-result').textContent.includes('read back 2 of 2')")
+            page.wait_for_function("document.getElementById('answer').textContent.includes('enrolled 1 cards')")
         finally:
             panel.stop()

@@ -5,6 +5,7 @@ the system's /etc refused to a user who is not root."""
 from __future__ import annotations
 
 import os
+from importlib import resources
 import shutil
 import subprocess
 import sys
@@ -97,3 +98,12 @@ def test_the_system_root_is_refused_to_a_user_who_is_not_root(tmp_path: Path) ->
                          cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "HOME": str(tmp_path)})
     assert run.returncode == 2, run.stderr
     assert "writing /etc needs root: run it with sudo" in run.stderr and run.stdout == ""
+
+
+def test_the_package_ships_the_repository_systemd_files_through_its_link() -> None:
+    """The unit, user and udev rule live in the repository's systemd/; the package reads them through
+    controller/install/systemd, a link, so there is one copy to edit."""
+    root = Path(__file__).parents[1]
+    for name in ("cardtable.service", "cardtable.sysusers", "99-cardtable-pegboard.rules"):
+        shipped = resources.files("controller.install").joinpath("systemd", name).read_text(encoding="utf-8")
+        assert shipped == (root / "systemd" / name).read_text(encoding="utf-8")

@@ -5,7 +5,7 @@ from pathlib import Path
 from controller.commands.firmware import RP2040_VID
 from controller.pegboard.link import DEFAULT_PORT
 
-RULE = Path(__file__).parents[1] / "controller" / "install" / "systemd" / "99-cardtable-pegboard.rules"
+RULE = Path(__file__).parents[1] / "systemd" / "99-cardtable-pegboard.rules"
 PAIR = re.compile(r'^([A-Z_]+(?:\{[A-Za-z_]+\})?)(==|!=|\+=|=|:=)"([^"]*)"$')
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from controller.cli import build_parser
 
-SYSTEMD = Path(__file__).parents[1] / "controller" / "install" / "systemd"
+SYSTEMD = Path(__file__).parents[1] / "systemd"
 UNIT = SYSTEMD / "cardtable.service"
 EXEC = "/opt/cardtable/venv/bin/cardtable"
 needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,

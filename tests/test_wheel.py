@@ -48,6 +48,7 @@ DATA = ("vision/models/generic.json", "vision/models/suit.onnx", "vision/models/
         "web_panel/templates/console.html", "web_panel/static/panel.css", "web_panel/static/live.js",
         "web_panel/hall/templates/hall.html", "web_panel/hall/templates/evenings.html",
         "web_panel/hall/static/hall.js", "web_panel/hall/static/hall.css",
+        # the repository's systemd/, through the package's link controller/install/systemd
         "controller/install/systemd/cardtable.service", "controller/install/systemd/cardtable.sysusers",
         "controller/install/systemd/99-cardtable-pegboard.rules")
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "*.egg-info", "build", "dist",
@@ -182,7 +183,7 @@ def test_install_service_writes_the_packages_unit_running_the_wheels_cardtable(b
     result = built.run("install-service", "--root", str(outside / "root"), cwd=outside)
     assert result.returncode == 0, result.stderr
     unit = (outside / "root" / "etc/systemd/system/cardtable.service").read_text()
-    shipped = (ROOT / "controller" / "install" / "systemd" / "cardtable.service").read_text()
+    shipped = (ROOT / "systemd" / "cardtable.service").read_text()
     assert unit == shipped.replace("/opt/cardtable/venv/bin/cardtable", str(built.venv / "bin" / "cardtable"))
 
 
@@ -286,6 +287,6 @@ def test_the_pi_install_steps_install_the_venv_the_unit_runs_and_never_editable(
     pip_lines = [line for line in steps.splitlines() if " install " in line and "/bin/pip " in line]
     assert pip_lines and all(line.split()[1].startswith(f"{venv}/bin/pip") for line in pip_lines)
     assert not any(re.search(r"\s(-e|--editable)\s", line) for line in pip_lines)
-    unit = (ROOT / "controller" / "install" / "systemd" / "cardtable.service").read_text()
+    unit = (ROOT / "systemd" / "cardtable.service").read_text()
     (exec_start,) = re.findall(r"^ExecStart=(\S+)", unit, re.MULTILINE)
     assert exec_start == f"{venv}/bin/cardtable"

@@ -155,3 +155,9 @@ def end() -> tuple[Response, int]:
 def deck_check() -> tuple[Response, int]:
     step, deck = _checked(entries.deck_check)
     return _answer(lambda: _port().deck_check(step, deck))
+
+
+@console.post("/api/enrolment")
+def enrolment() -> tuple[Response, int]:
+    step, answer = _checked(entries.enrolment)
+    return _answer(lambda: _port().enrolment(step, answer))

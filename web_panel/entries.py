@@ -7,7 +7,7 @@ from typing import Any
 from controller.cards import Card, CardError
 from controller.service.config import DECKS, GAMES
 
-from .ports import CHECK_STEPS, GameStart
+from .ports import CHECK_STEPS, ENROLMENT_STEPS, GameStart
 
 MAX_PLAYERS = 8
 DEALS = ("closed", "open")
@@ -76,3 +76,15 @@ def deck_check(body: dict[str, Any]) -> tuple[str, str | None]:
         raise EntryError(f"deck: {' or '.join(DECKS)} with the step start (or left out for the game's deck), "
                          f"not {deck!r}" + ("" if step == "start" else f" with {step}"))
     return step, deck
+
+
+def enrolment(body: dict[str, Any]) -> tuple[str, str | None]:
+    """A live enrolment's step, and with `answer` the dealer's answer (text: empty, a card, or skip)."""
+    step = body.get("step")
+    if step not in ENROLMENT_STEPS:
+        raise EntryError(f"step: one of {', '.join(ENROLMENT_STEPS)}, not {step!r}")
+    answer = body.get("answer")
+    if (step == "answer") != isinstance(answer, str):
+        raise EntryError(f"answer: the dealer's answer as text with the step answer (\"\" for the card suggested, "
+                         f"a card like QS, or skip), and only then; not {answer!r} with {step}")
+    return step, answer

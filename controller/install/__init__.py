@@ -1,5 +1,6 @@
 """Installing the table service on a Raspberry Pi: the files systemd and udev need, from the package's
-own copies (`systemd/`: the unit, the service's user, the peg board's udev rule), written under a root
+data (`controller/install/systemd`, a link to the repository's `systemd/`: the unit, the service's user,
+the peg board's udev rule), written under a root
 folder (`/` on the Pi; a temporary folder in the tests), and the steps left for the system's own tools.
 
 The unit runs the `cardtable` it was installed from: its `ExecStart` names that executable (the one

@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = "/dev/cardtable-pegboard"  # udev symlink, controller/install/systemd/99-cardtable-pegboard.rules
+DEFAULT_PORT = "/dev/cardtable-pegboard"  # udev symlink, systemd/99-cardtable-pegboard.rules
 
 
 class LinkStatus(str, Enum):

@@ -47,6 +47,7 @@ class TableStatus:
     notice: str | None = None  # the session's word on the latest input (may name a hidden card: dealer only)
     deck_check: dict[str, Any] | None = None  # the running or latest deck check (its cards: dealer only)
     deck_check_mode: str = "offer"  # [console] deck_check: off, offer, required
+    enrolment: dict[str, Any] | None = None  # a live enrolment at the console: progress, question (dealer only)
 
     def public(self) -> dict[str, Any]:
         hold = None if self.hold is None else {k: self.hold[k] for k in PUBLIC_HOLD_KEYS if k in self.hold}
@@ -56,7 +57,7 @@ class TableStatus:
 
     def dealer(self) -> dict[str, Any]:
         return {**self.public(), "hold": self.hold, "notice": self.notice, "deck_check": self.deck_check,
-                "deck_check_mode": self.deck_check_mode}
+                "deck_check_mode": self.deck_check_mode, "enrolment": self.enrolment}
 
 
 def _public_check(check: dict[str, Any] | None) -> dict[str, Any] | None:

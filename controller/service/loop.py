@@ -33,6 +33,7 @@ import queue
 import threading
 import time
 from collections import deque
+from pathlib import Path
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -53,14 +54,15 @@ from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Re
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
 from controller.table.session import Step, TableSession, game_summary
-from web_panel.ports import CHECK_STEPS, ConsoleAnswer, GameStart
+from web_panel.ports import CHECK_STEPS, ENROLMENT_STEPS, ConsoleAnswer, GameStart
 from vision.sources import FrameSource
 from vision.observations import READER, CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
 
 from .answers import Before, answer
-from .camera import CameraFeed, CameraStatuses, build_reader_watcher, build_watcher
+from .camera import CameraFeed, CameraStatuses, build_reader_watcher, build_watcher, read_with
 from .config import ServiceConfig
 from .deck_check import DeckCheckError, DeckCheckRun, game_deck
+from .enrolment import ENROLLED_NAME, ConsoleEnrolment
 from .devices import TableDevices
 from .hub import StateHub, TableStatus
 from .lock import ServiceLock
@@ -103,6 +105,20 @@ CARD_CHANGES = (CardPlaced, CardRemoved, FaceDownCount, DuplicateCard)  # what a
 
 
 @dataclass(frozen=True)
+class EnrolCommand:
+    """The console starts a live enrolment (judged by the owner thread: only between games)."""
+
+    reply: Reply
+
+
+@dataclass(frozen=True)
+class EnrolmentChange:
+    """The enrolment's state changed (its thread, or the console's): for the hub."""
+
+    state: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
 class LinkChange:
     status: LinkStatus
     detail: str
@@ -126,7 +142,7 @@ class Stop:
     """Ends the loop (put by `stop`, e.g. from the SIGTERM handler)."""
 
 
-Inbox = Sensed | LinkChange | ClubChange | Command | CheckCommand | Mark | Stop
+Inbox = Sensed | LinkChange | ClubChange | Command | CheckCommand | EnrolCommand | EnrolmentChange | Mark | Stop
 StepWatcher = Callable[[dict[str, Any], Step], None]  # (the journaled table-log line, what it did)
 
 
@@ -165,6 +181,7 @@ class TableService:
         self.reader: CameraFeed | None = None  # the deal reader's, when one is configured
         self._check: DeckCheckRun | None = None  # the deck check running, or whose deck still lies there
         self._last_check: dict[str, Any] | None = None  # the latest journaled verdict (with its "at")
+        self._enrolment: ConsoleEnrolment | None = None  # enrolling, or its last card still on the table
 
     # --- other threads ------------------------------------------------------------------------------
     def submit(self, item: TableInput) -> None:
@@ -193,6 +210,31 @@ class TableService:
     def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
         """A deck check's step (CHECK_STEPS); `deck` ("52" or "32") only with start, else the game's."""
         return self._ask(lambda reply: CheckCommand(step, deck, reply))
+
+    def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+        """Live enrolment at the console (ENROLMENT_STEPS): `start` between games, the `answer` to the
+        question shown, `finish` (enrol, read back, save, read with it; on the console's thread: it takes
+        seconds, and no game is being played)."""
+        if step not in ENROLMENT_STEPS:
+            return ConsoleAnswer(False, f"not an enrolment step: {step!r} (one of {', '.join(ENROLMENT_STEPS)})")
+        if step == "start":
+            return self._ask(EnrolCommand)
+        run = self._enrolment
+        if run is None or run.result is not None:
+            return ConsoleAnswer(False, "no enrolment is running: start one (Enrol the deck)")
+        try:
+            if step == "answer":
+                return ConsoleAnswer(*run.answer(answer or ""))
+            model, back = run.finish()
+        except (ValueError, OSError) as error:
+            return ConsoleAnswer(False, f"not enrolled: {error}" if step == "finish" else str(error))
+        for feed in (self.camera, self.reader):
+            if feed is not None:
+                read_with(feed.watcher, model)
+        log.info("enrolled %d cards into %s at the console: %s", len(model.prototypes.classes), run.target,
+                 back.summary())
+        return ConsoleAnswer(True, f"enrolled {len(model.prototypes.classes)} cards; the table reads with this deck "
+                                   f"now and after a restart. Test deal: {back.summary()}")
 
     def hold_crop(self) -> bytes | None:
         """The held zone as the camera sees it now (the held card still lies there)."""
@@ -248,7 +290,7 @@ class TableService:
         if last is not None:
             self._last_check = _journaled_check(*last)
             self._status = replace(self._status, deck_check=self._last_check)
-        watcher = build_watcher(self.config.camera, self._source)  # the ONNX models load here, once
+        watcher = build_watcher(self.config.camera, self._source, self._enrolled())  # the ONNX models load here, once
         reading = self.config.reader.source is not None
         reader = build_reader_watcher(self.config.camera, self.config.reader, self._reader_source) if reading else None
         self.devices = TableDevices.open(self.config, self._on_press, self._on_link, self._pin_factory,
@@ -280,7 +322,8 @@ class TableService:
             finally:
                 self.inbox.task_done()  # inbox.join() returns once everything put is judged (tests, tools)
 
-    def _take(self, item: Sensed | LinkChange | ClubChange | Command | CheckCommand | Mark) -> None:
+    def _take(self, item: Sensed | LinkChange | ClubChange | Command | CheckCommand | EnrolCommand | EnrolmentChange
+              | Mark) -> None:
         if isinstance(item, LinkChange):
             self._set_status(pegboard=item.status.value)
             return
@@ -292,6 +335,12 @@ class TableService:
             return
         if isinstance(item, CheckCommand):
             item.reply.set_result(self._check_step(item.step, item.deck))
+            return
+        if isinstance(item, EnrolCommand):
+            item.reply.set_result(self._start_enrolment())
+            return
+        if isinstance(item, EnrolmentChange):
+            self._set_status(enrolment=item.state)
             return
         if isinstance(item, Mark):
             item.reached.set()
@@ -337,7 +386,7 @@ class TableService:
                 item = self.inbox.get_nowait()
             except queue.Empty:
                 return
-            if isinstance(item, (Sensed, Command, CheckCommand)):
+            if isinstance(item, (Sensed, Command, CheckCommand, EnrolCommand)):
                 _reply(item.reply, stopping)
             self.inbox.task_done()
 
@@ -459,9 +508,14 @@ class TableService:
         try:
             if step == "start":
                 return self._start_check(deck)
-            if run is None or run.verdict is not None:
+            if step == "gathered":
+                if run is None or run.verdict is None:
+                    return ConsoleAnswer(False, "no finished deck check lies on the table")
+                self._check = None  # what the camera sees is the game's again
+                said = "the checked deck is off the table: the camera's cards are the game's again"
+            elif run is None or run.verdict is not None:
                 return ConsoleAnswer(False, "no deck check is running: start one (Check deck)")
-            if step == "next":
+            elif step == "next":
                 run.next_spread()
                 said = f"spread {len(run.spreads)} taken: gather it and spread the next cards"
             else:
@@ -474,23 +528,59 @@ class TableService:
         self._show_check()
         return ConsoleAnswer(True, said)
 
+    def _between_games(self, what: str) -> str | None:
+        """Why `what` (the deck check, the enrolment) cannot start now; None when it may."""
+        session = self.session
+        if session.history and not session.engine.game_over:
+            return f"a game is being played; {what} runs between games (end the game first)"
+        lying = sum(len(cards) for zone, cards in session.table.faces.items() if zone != READER)
+        if lying:
+            return f"{lying} card{'s' * (lying != 1)} of the game still lie on the table: gather them first"
+        if self._check is not None:
+            return ("a deck check is running already: finish it first" if self._check.verdict is None else
+                    "the checked deck still lies face up: gather it first")
+        if self._enrolment is not None:
+            return ("an enrolment is running: finish it first" if self._enrolment.result is None else
+                    "the enrolment's last card still lies on the table: take it away first")
+        return None
+
+    def _start_enrolment(self) -> ConsoleAnswer:
+        self._catch_up()
+        refusal = self._between_games("the enrolment")
+        camera = self.camera
+        if refusal is None and camera is None:
+            refusal = "the table has no camera"
+        if refusal is not None:
+            return ConsoleAnswer(False, f"refused: {refusal}")
+        assert camera is not None
+        run = ConsoleEnrolment(self.config.state_directory, game_deck(self.session.setup.game), camera.latest_image,
+                               lambda state: self.inbox.put(EnrolmentChange(state)))
+        self._enrolment = run
+        run.start()
+        self._set_status(enrolment=run.state())
+        return ConsoleAnswer(True, f"enrolling the {run.live.deck.name}-card deck: lay one card at a time face up on "
+                                   f"the table, move or turn it for each of its {run.live.progress.views} views")
+
+    def _enrolled(self) -> Path | None:
+        """The deck enrolled at the console before, unless the config names one (which wins)."""
+        path = self.config.state_directory / ENROLLED_NAME
+        if not path.is_file():
+            return None
+        if self.config.camera.enrolment is not None:
+            log.info("the config's [camera] enrolment %s is read with, not the deck enrolled at the console (%s)",
+                     self.config.camera.enrolment, path)
+        return path
+
     def _start_check(self, deck: str | None) -> ConsoleAnswer:
         if self.config.console.deck_check == "off":
             return ConsoleAnswer(False, "refused: this table's config turns the deck check off "
                                         "([console] deck_check = \"off\")")
-        session = self.session
-        if session.history and not session.engine.game_over:
-            return ConsoleAnswer(False, "refused: a game is being played; the deck check runs between games "
-                                        "(end the game first)")
-        lying = sum(len(cards) for zone, cards in session.table.faces.items() if zone != READER)
-        if lying:
-            return ConsoleAnswer(False, f"refused: {lying} card{'s' * (lying != 1)} of the game still lie on the "
-                                        "table: gather them, then check the deck")
         previous = self._check
-        if previous is not None and previous.verdict is None:
-            return ConsoleAnswer(False, "refused: a deck check is running already: finish it first")
+        refusal = None if previous is not None and previous.verdict is not None else self._between_games("the deck check")
+        if refusal is not None:
+            return ConsoleAnswer(False, f"refused: {refusal}")
         try:
-            run = DeckCheckRun.for_deck(deck or game_deck(session.setup.game).name)
+            run = DeckCheckRun.for_deck(deck or game_deck(self.session.setup.game).name)
         except ValueError as error:
             return ConsoleAnswer(False, f"refused: {error}")
         if previous is not None:  # the deck of the check before still lies there: it is this check's first spread
@@ -512,14 +602,25 @@ class TableService:
 
     def _diverted(self, item: TableInput) -> bool:
         """A camera observation the deck check takes: its cards, while it runs or its deck lies face up;
-        face-down counts only while it runs (the gathered deck's pile is the game's)."""
+        face-down counts only while it runs (the gathered deck's pile is the game's). An enrolment's
+        cards are no game's either."""
         run = self._check
-        if run is None or not isinstance(item, CARD_CHANGES):
+        if not isinstance(item, CARD_CHANGES):
+            return False
+        if self._enrolment is not None:
+            return True
+        if run is None:
             return False
         return run.verdict is None or not isinstance(item, FaceDownCount)
 
     def _to_check(self, change: Any) -> None:
         """A camera observation while a deck check runs, or its deck still lies on the table."""
+        enrolling = self._enrolment
+        if enrolling is not None:
+            enrolling.see(change)
+            if enrolling.gathered:
+                self._enrolment = None
+            return
         run = self._check
         assert run is not None
         if isinstance(change, DuplicateCard) or getattr(change, "zone", None) == READER:
@@ -537,10 +638,13 @@ class TableService:
     def _deck_refusal(self, game: str) -> str | None:
         """Why the console may not start `game` now, as the deck check stands; None when it may."""
         run = self._check
+        if self._enrolment is not None:
+            return "an enrolment is running, or its last card still lies on the table: finish it, take it away"
         if run is not None and run.verdict is None:
             return "a deck check is running: finish it first"
         if run is not None:
-            return f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it first"
+            return (f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it "
+                    "first (or say so: The deck is gathered)")
         if self.config.console.deck_check != "required":
             return None
         deck = game_deck(game).name
