@@ -112,3 +112,15 @@ def test_an_unknown_deck_is_refused_naming_the_choices(tmp_path: Path, deck: str
     with table(tmp_path) as t:
         said = t.service.deck_check("start", deck or "none")
         assert not said.ok and "choose 52 or 32" in said.message
+
+
+def test_the_dealer_may_say_the_deck_is_gathered_when_the_camera_cannot_see_it_go(tmp_path: Path) -> None:
+    with table(tmp_path) as t:
+        assert "no finished deck check" in t.service.deck_check("gathered").message
+        assert t.service.deck_check("start").ok
+        t.lay(spreads(FULL, SYNTHETIC_STYLE)[0])
+        assert t.service.deck_check("finish").ok  # the spread still lies there
+        refused = t.service.start_game(GameStart("cribbage", ("Ann", "Bo")))
+        assert not refused.ok and "The deck is gathered" in refused.message
+        assert t.service.deck_check("gathered").ok and t.status()["state"] == "failed"  # the verdict stands
+        assert t.service.start_game(GameStart("cribbage", ("Ann", "Bo"))).ok

@@ -146,8 +146,7 @@ def _standard_layout(xy: np.ndarray, h: int) -> bool:
     tol = _MIRROR_TOL * CARD_W
 
     def partnered(mirrored: np.ndarray, of: np.ndarray) -> bool:
-        dx, dy = mirrored[:, None, 0] - of[None, :, 0], mirrored[:, None, 1] - of[None, :, 1]
-        d = np.sqrt(dx * dx + dy * dy)  # np.linalg.norm's own sum, without its overhead
+        d = np.linalg.norm(mirrored[:, None, :] - of[None, :, :], axis=2)
         return bool((d.min(axis=1, initial=np.inf) <= tol).all())
 
     across = xy * [-1, 1] + [CARD_W, 0]

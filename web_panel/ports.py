@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
-CHECK_STEPS = ("start", "next", "finish")  # a deck check's, in the order the dealer takes them
+# a deck check's, in the order the dealer takes them; "gathered": the dealer says the deck is off the table
+# (when the camera cannot see the last of it go, e.g. under the pile)
+CHECK_STEPS = ("start", "next", "finish", "gathered")
 ENROLMENT_STEPS = ("start", "answer", "finish")  # a live enrolment's
 
 

@@ -508,9 +508,14 @@ class TableService:
         try:
             if step == "start":
                 return self._start_check(deck)
-            if run is None or run.verdict is not None:
+            if step == "gathered":
+                if run is None or run.verdict is None:
+                    return ConsoleAnswer(False, "no finished deck check lies on the table")
+                self._check = None  # what the camera sees is the game's again
+                said = "the checked deck is off the table: the camera's cards are the game's again"
+            elif run is None or run.verdict is not None:
                 return ConsoleAnswer(False, "no deck check is running: start one (Check deck)")
-            if step == "next":
+            elif step == "next":
                 run.next_spread()
                 said = f"spread {len(run.spreads)} taken: gather it and spread the next cards"
             else:
@@ -638,7 +643,8 @@ class TableService:
         if run is not None and run.verdict is None:
             return "a deck check is running: finish it first"
         if run is not None:
-            return f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it first"
+            return (f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it "
+                    "first (or say so: The deck is gathered)")
         if self.config.console.deck_check != "required":
             return None
         deck = game_deck(game).name

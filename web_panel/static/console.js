@@ -55,6 +55,7 @@
     const running = Boolean(check && check.state === "checking");
     $("check-start").hidden = running;
     $("check-next").hidden = $("check-finish").hidden = !running;
+    $("check-gathered").hidden = running || !(check && check.lying);
     if (!check) { $("check-progress").innerHTML = ""; return; }
     const twice = Object.entries(check.twice || {}).map(([c, n]) => `${Render.card(c)} (${n}\u00d7)`).join(" ");
     let html = `<p id="check-count" data-state="${Render.esc(check.state)}"><strong>${check.read} of ${check.size}</strong> read`
@@ -118,6 +119,7 @@
     if (await post("/console/api/enrolment", {step: "answer", answer: $("enrol-card").value})) $("enrol-card").value = "";
   });
   $("check-finish").addEventListener("click", () => post("/console/api/deck-check", {step: "finish"}));
+  $("check-gathered").addEventListener("click", () => post("/console/api/deck-check", {step: "gathered"}));
   $("undo").addEventListener("click", () => {
     if (confirm("Undo the last accepted event?")) post("/console/api/undo", {confirm: true});
   });
