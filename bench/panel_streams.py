@@ -62,6 +62,12 @@ def serve_child(kind: str) -> None:
         def hold_crop(self) -> bytes | None:
             return None
 
+        def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
+            return ConsoleAnswer(True, "checking")
+
+        def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+            return ConsoleAnswer(True, "enrolling")
+
     hub = StateHub()
     view = {"game": "cribbage", "players": ["Ann", "Bo"], "scores": [0, 0], "count": 0, "series": []}
     hub.publish(view, view, TableStatus())

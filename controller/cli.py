@@ -39,6 +39,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "controller.commands.history": ("history",),
     "controller.commands.run": ("run",),
     "controller.commands.hall": ("hall",),
+    "controller.commands.install": ("install-service",),
 }
 
 EXIT_BAD_INPUT = 2

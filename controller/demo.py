@@ -33,6 +33,7 @@ from .output_files import write_text_atomically
 from .pegboard.virtual import VirtualPegBoard
 from .service.config import (CameraConfig, ConsoleConfig, GameConfig, PanelConfig, PegBoardConfig, ReaderConfig,
                              ServiceConfig)
+from .service.deck_check import game_deck
 from .service.loop import TableService
 from .service.notify import Notifier
 from .service.panel import PanelServer
@@ -41,10 +42,12 @@ from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Take
 from .simulation.scene.camera import TableCamera
 from .simulation.scene.feed import SceneFeed, ServiceCamera
 from .simulation.scene.players import Players, SeatedGame, seat_table
+from .simulation.scene.spreads import spreads
 from .simulation.scene.stage import READER_STYLE, DealReader, Stage, table_style
 from .simulation.scene.table import PhysicalTable
 from .table.log import TableLogHeader
 from .table.session import Step
+from vision.live_enroll import deck_order
 from web_panel.ports import ConsoleAnswer, GameStart
 
 PLAYER_NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
@@ -82,6 +85,7 @@ class DemoSettings:
     mistakes: float = MISTAKES
     unreadable: float = UNREADABLE
     deal: str = "closed"  # "open": every card dealt is read by the deal reader
+    deck_check: bool = True  # the dealer checks the deck at the console before the first game
 
 
 @dataclass(frozen=True)
@@ -176,6 +180,8 @@ class DemoTable:
             stage = Stage(self.physical, self._camera, self._reader(service) if self.open_deal else None)
             if self._taken_up(service.table.game_id, seated):  # a kept --state held a game the demo does not know
                 self._perform(service, Console({"start": self._game_start(seated)}))
+            if self.settings.deck_check:
+                self._check_deck(service)
             game_id = service.table.game_id
             while not self.stopping.is_set():
                 self._play(service, stage, seated)
@@ -187,6 +193,31 @@ class DemoTable:
                 if self.settings.games is not None and len(self.results) >= self.settings.games:
                     break
         return self.results
+
+    def _check_deck(self, service: TableService) -> None:
+        """The dealer checks the game's deck at the console (the console port, as the panel's page does):
+        spread after spread face up on the table, read by the service's camera; then gathers it."""
+        camera = self._camera
+        assert camera is not None
+        said = service.deck_check("start")
+        self.out(f"  the dealer checks the deck at the console: {said.message}")
+        if not said.ok:
+            return
+        cards = deck_order(game_deck(self.settings.game))
+        shuffled = random.Random(self.settings.seed).sample(cards, len(cards))  # the games' draws stay as they were
+        for number, spread in enumerate(spreads(shuffled, self.style)):
+            if self.stopping.is_set():
+                return
+            if number:
+                service.deck_check("next")
+            camera.show(spread)
+            check = service.hub.snapshot().status.deck_check or {}
+            self.out(f"    spread {number + 1}: {len(spread)} cards laid, {check.get('read')} of {len(cards)} read")
+        said = service.deck_check("finish")
+        self.out(f"    {said.message}")
+        camera.show(self.physical.scene())  # the deck gathered away: the table as the game starts
+        if self.settings.speed:
+            self.stopping.wait(MOVE_PAUSE / self.settings.speed)
 
     def _reader(self, service: TableService) -> DealReader:
         """The scene's deal reader, its frames read by the service's reader watcher (voting as it does)."""

@@ -11,7 +11,7 @@ from controller.club.publisher import ClubPublisher
 from controller.journal import JOURNAL_NAME, Journal
 from controller.service.config import ClubConfig
 from controller.service.hub import StateHub, TableStatus
-from controller.service.views import dealer_view, public_view
+from controller.service.views import views
 from controller.simulation import cribbage as cribbage_sim, femkort as femkort_sim, ferbli as ferbli_sim
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader
@@ -76,7 +76,7 @@ class ClubTable:
 
     def _show(self) -> None:
         session = self.table.session
-        self.hub.publish(public_view(session), dealer_view(session), TableStatus(camera="online"))
+        self.hub.publish(*views(session), TableStatus(camera="online"))
 
     def finished(self) -> list[dict[str, Any]]:
         """The journal's finished games as the hall should hold them."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.service.hub import TableStatus
-from controller.service.views import dealer_view, public_view
+from controller.service.views import views
 from controller.table.session import TableSession
 from web_panel.ports import ConsoleAnswer, GameStart
 
@@ -41,6 +41,12 @@ class RecordingConsole:
     def hold_crop(self) -> bytes | None:
         return self.crop
 
+    def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
+        return self._record("deck_check", (step, deck))
+
+    def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+        return self._record("enrolment", (step, answer))
+
     def _record(self, name: str, argument: Any) -> ConsoleAnswer:
         self.calls.append((name, argument))
         return self.answer
@@ -62,4 +68,4 @@ def sse_messages(chunks: Iterator[bytes]) -> Iterator[dict[str, str]]:
 
 def published(session: TableSession) -> tuple[dict[str, Any], dict[str, Any], TableStatus]:
     """What the service publishes (its own view builders), and the hold."""
-    return public_view(session), dealer_view(session), TableStatus(camera="online", hold=session.dealer_hold())
+    return *views(session), TableStatus(camera="online", hold=session.dealer_hold())

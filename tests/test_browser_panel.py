@@ -118,10 +118,13 @@ def test_each_game_renders_at_phone_width(panel: Panel, page: Any, tmp_path: Pat
     assert "On hold: unread card (seat 2)" in page.inner_text("#hold")
     page.screenshot(path=str(tmp_path / "femkort.png"), full_page=True)
 
-    panel.hub.publish(FERBLI, FERBLI, TableStatus(last_refusal={"event": {}, "error": "Bo may not raise now"}))
+    club = "the club's outbox cannot be written (database or disk is full): the hall hears nothing new"
+    panel.hub.publish(FERBLI, FERBLI, TableStatus(last_refusal={"event": {}, "error": "Bo may not raise now"},
+                                                  club=club))
     page.wait_for_selector("[data-game=ferbli]")
     assert "three-flush 26 in spades" in page.inner_text("#showdown")
     assert "Bo may not raise now" in page.inner_text("#refusal")
+    assert page.inner_text("#club") == f"Club: {club}"  # a full state disk, said on the table's status
     _no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / "ferbli.png"), full_page=True)
 

@@ -5,6 +5,7 @@ counted), and the broker's ACL refusing a table that writes under another table'
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from dataclasses import replace
 import subprocess
@@ -15,6 +16,12 @@ from pathlib import Path
 import pytest
 
 from controller.club.outbox import OUTBOX_NAME, Outbox
+from controller.club.publisher import ClubPublisher
+from controller.journal import JOURNAL_NAME, Journal
+from controller.service.config import ClubConfig
+from controller.table.log import read_table_log
+from disks import fill, small_tmpfs
+from test_service_loop import LOGS, feed, running, wait_until as service_wait
 from controller.club.topics import table_topic
 from club_broker import Broker, Spy, make_certificates, password, wait_until
 from club_tables import CLUB, ClubTable, game_log
@@ -73,6 +80,7 @@ CHILD = """
 import sys, time
 from pathlib import Path
 from controller.club.publisher import ClubPublisher
+from controller.journal import JOURNAL_NAME, Journal
 from controller.service.config import ClubConfig
 from controller.service.hub import StateHub
 config = ClubConfig(host="127.0.0.1", port=int(sys.argv[1]), username="t1", password=sys.argv[2], club=sys.argv[3],
@@ -184,3 +192,61 @@ def test_over_tls_a_table_trusts_the_clubs_ca_and_nothing_else(tmp_path: Path) -
         stranger.close()
     finally:
         broker.stop()
+
+
+def fill_outbox(outbox: Outbox) -> None:
+    """The outbox's file may grow no further (SQLite's page limit: SQLITE_FULL, a full disk's own error,
+    where no small disk can be mounted), and a ballast table takes the room left in it."""
+    outbox._db.execute("CREATE TABLE ballast (b BLOB)")
+    (pages,) = outbox._db.execute("PRAGMA page_count").fetchone()
+    outbox._db.execute(f"PRAGMA max_page_count = {pages}")
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        while True:
+            outbox._db.execute("INSERT INTO ballast VALUES (zeroblob(64))")
+
+
+def test_a_put_the_full_disk_refuses_leaves_the_outbox_and_its_marks_as_they_were(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / OUTBOX_NAME, 100)
+    outbox.put([("t/events", b"1", False), ("t/state", b"s1", True)], {"event_seq": 1})
+    before = (outbox.waiting(), outbox.mark("event_seq"))
+    fill_outbox(outbox)
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):  # not a failed ROLLBACK's
+        outbox.put([("t/events", b"2" * 9000, False), ("t/state", b"s2" * 5000, True)], {"event_seq": 2})
+    assert (outbox.waiting(), outbox.mark("event_seq")) == before, "nothing half put, no mark moved"
+    outbox._db.execute("PRAGMA max_page_count = 1073741823")  # room again: the same put goes in whole
+    outbox.put([("t/events", b"2" * 9000, False), ("t/state", b"s2" * 5000, True)], {"event_seq": 2})
+    assert [(m.topic, len(m.payload)) for m in outbox.waiting()] == [("t/events", 1), ("t/events", 9000),
+                                                                     ("t/state", 10000)]
+    assert outbox.mark("event_seq") == 2
+    outbox.close()
+
+
+def test_a_full_state_disk_shows_on_the_tables_status_loses_nothing_and_the_hall_catches_up(
+        tmp_path: Path, broker: Broker, spy: Spy) -> None:
+    """The table service and its publisher on a small real disk (a tmpfs: needs root) that fills up: the
+    status says the journal and the club's outbox cannot be written, and once there is room every event
+    goes out, in order, none missing."""
+    with small_tmpfs(tmp_path, "16m") as disk, running(tmp_path, state=disk / "state") as service:
+        _, lines = read_table_log(LOGS / "cribbage-closed.jsonl")
+        config = ClubConfig(host="127.0.0.1", port=broker.port, username="t1", password=password("t1"), club=CLUB,
+                            table="t1")
+        publisher = ClubPublisher(config, service.hub, disk / "state", on_fault=service.club_fault)
+        publisher.start()
+        try:
+            feed(service, lines[:40])
+            ballast = fill(disk)
+            feed(service, lines[40:60])
+            assert service_wait(lambda: service.hub.snapshot().status.club is not None), "the club fault shown"
+            club = service.hub.snapshot().status.club
+            assert club is not None and "the club's outbox cannot be written" in club and "full" in club
+            assert service.hub.snapshot().public_document()["status"]["club"] == club
+            ballast.unlink()
+            assert service_wait(lambda: service.hub.snapshot().status.club is None), "the club fault cleared"
+            feed(service, lines[60:])
+            with Journal.open(disk / "state" / JOURNAL_NAME, readonly=True) as journal:
+                journaled = [seq for seq, *_ in journal.events_after(0)]
+            sent = lambda: [e["seq"] for e in spy.on(topic("t1", "events"))]  # noqa: E731
+            wait_until(lambda: sent()[-1:] == journaled[-1:], timeout=20, what="every event sent")
+            assert sent() == journaled, "in order, none lost"
+        finally:
+            publisher.stop()

@@ -30,16 +30,17 @@ def replayed(path: Path) -> list[dict[str, Any]]:
     return list(replay(header, lines))
 
 
-@pytest.mark.parametrize("game, players, options", [
-    ("cribbage", 2, {"target": 61}),
-    ("femkort", 3, {"pots_to_win": 1}),
+@pytest.mark.parametrize("game, players, options, deck_check", [
+    ("cribbage", 2, {"target": 61}, False),
+    ("femkort", 3, {"pots_to_win": 1}, True),  # the dealer checks the deck first (a few seconds)
 ])
 def test_a_whole_game_through_the_service_ends_as_the_simulated_table_did(
-        tmp_path: Path, game: str, players: int, options: dict[str, Any]) -> None:
+        tmp_path: Path, game: str, players: int, options: dict[str, Any], deck_check: bool) -> None:
     said: list[str] = []
     history = tmp_path / "game.jsonl"
     settings = DemoSettings(game, players, seed=5, options=options, games=1, speed=0, reads=1, port=None,
-                            state=tmp_path / "state", history=history, mistakes=0.15, unreadable=0.1)
+                            state=tmp_path / "state", history=history, mistakes=0.15, unreadable=0.1,
+                            deck_check=deck_check)
     (result,) = DemoTable(settings, tmp_path / "state", said.append).run()
     assert result.summary["winner"] is not None
     assert result.same_result, (result.summary, result.truth)
@@ -55,13 +56,19 @@ def test_a_whole_game_through_the_service_ends_as_the_simulated_table_did(
         assert first.ended is not None and second.ended is None
         buttons = [line for line in journal.inputs(first.id) if line["type"] == "button"]
         assert buttons and any(line["type"] == "console" for line in journal.inputs(first.id))
+        checked = journal.last_deck_check()
+    if deck_check:  # through the console port and the service's camera, before the game; none of it in the game
+        assert "the dealer checks the deck at the console" in text and "deck check passed: all 52 cards" in text
+        assert checked is not None and checked[1]["passed"] and checked[1]["deck"] == "52"
+    else:
+        assert checked is None
 
 
 def test_an_open_deal_is_read_by_the_services_deal_reader_and_ends_as_the_simulated_table_did(
         tmp_path: Path) -> None:
     said: list[str] = []
     settings = DemoSettings("femkort", 3, seed=5, options={"pots_to_win": 1}, games=1, speed=0, reads=1, port=None,
-                            state=tmp_path / "state", mistakes=0.15, unreadable=0.1, deal="open")
+                            state=tmp_path / "state", mistakes=0.15, unreadable=0.1, deal="open", deck_check=False)
     (result,) = DemoTable(settings, tmp_path / "state", said.append).run()
     assert result.summary["winner"] is not None and result.same_result, (result.summary, result.truth)
     with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
@@ -75,7 +82,7 @@ def test_an_open_deal_is_read_by_the_services_deal_reader_and_ends_as_the_simula
 
 def test_six_players_play_femkort_through_the_service(tmp_path: Path) -> None:
     settings = DemoSettings("femkort", 6, seed=3, options={"pots_to_win": 1}, games=1, speed=0, reads=1, port=None,
-                            state=tmp_path / "state", mistakes=0, unreadable=0)
+                            state=tmp_path / "state", mistakes=0, unreadable=0, deck_check=False)
     (result,) = DemoTable(settings, tmp_path / "state", lambda text: None).run()
     assert result.summary["winner"] is not None and result.same_result, (result.summary, result.truth)
     with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
@@ -103,6 +110,7 @@ def test_the_command_plays_narrates_and_writes_a_history_that_replays(tmp_path: 
     out, err = child.communicate(timeout=600)
     assert child.returncode == 0, err
     assert "camera: " in out and "button NEXT" in out and "Ann plays" in out
+    assert "deck check passed: all 52 cards read once" in out  # the default demo checks the deck first
     assert "the simulated table's own result: the same" in out and "stopped after 1 game(s)" in out
     summary = replayed(history)[-1]
     assert "chips: " + ", ".join(f"{name} {chips}" for name, chips in zip(("Ann", "Bo", "Cy"), summary["chips"])) in out
@@ -129,7 +137,7 @@ def test_the_command_serves_the_panel_and_stops_cleanly_on_sigterm(tmp_path: Pat
     with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:
         assert [game.id for game in journal.games()] == [1]
     again = demo_command("--game", "femkort", "--options", '{"pots_to_win": 1}', "--speed", "0", "--reads", "1",
-                         "--games", "1", "--no-panel", "--state", str(state), "--seed", "2")
+                         "--games", "1", "--no-panel", "--state", str(state), "--seed", "2", "--no-deck-check")
     out, err = again.communicate(timeout=600)
     assert again.returncode == 0 and "the simulated table's own result: the same" in out, err
     with Journal.open(state / JOURNAL_NAME, readonly=True) as journal:  # the cribbage game ended, not taken up

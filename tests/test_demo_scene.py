@@ -9,8 +9,9 @@ from collections import Counter
 import pytest
 
 from controller.cribbage.game import Phase, new_game
+from controller.cribbage.pegging import fits
 from controller.simulation.cribbage import Driver, header
-from controller.simulation.scene.actions import Lay, TurnUp
+from controller.simulation.scene.actions import Lay, Press, Take, TurnUp
 from controller.simulation.scene.camera import TableCamera
 from controller.simulation.scene.cribbage import CribbagePlayers
 from controller.simulation.scene.stage import WIDE_STYLE, DealReader, Stage, table_stage
@@ -101,6 +102,40 @@ def test_a_card_under_glare_is_seen_but_not_read_and_impossible_moves_say_why() 
         table.table.nudge("seat-2", "KD")
     with pytest.raises(MoveError, match="no zone 'seat-3' on this table"):
         table.perform(Lay("seat-3", "KD"))
+
+
+def test_a_false_go_is_said_only_where_a_table_that_never_read_the_hand_refuses_it() -> None:
+    """Five-card, seed 5: Bo said GO at count 26 holding 5C; this engine, knowing his hand, refused it, the
+    table (a closed deal) could not and ended the play: the game it judged was not the one played."""
+    game = new_game(header(2, five_card=True))
+    driver = Driver(game, random.Random(5), shorthand=0.0)
+    players_at_table = CribbagePlayers(driver, PhysicalTable.laid_out(SYNTHETIC_STYLE, 2, 5), open_deal=False)
+    said, withheld = 0, 0
+    while (move := driver.choose()) is not None:
+        if game.phase is Phase.PLAY and (seat := game.to_act()) is not None:
+            count = game.state.hand.count
+            fitting = [card for card in driver.truth.holding[seat] if fits(card, count)]
+            if Press("go", seat) in players_at_table.mistake(move, random.Random(0)):  # 0: the GO branch
+                assert count <= 21, (count, fitting)  # every card fits: refused whatever was read
+                said += 1
+            elif fitting:
+                withheld += 1  # a GO here would be false, but only a table that knows the hand sees it
+        game.apply(move.event)
+        move.commit()
+    assert said and withheld
+
+
+def test_a_card_under_glare_stays_seen_when_the_next_card_is_laid_touching_it() -> None:
+    """Five-card cribbage, seed 3: Bo's JS lay under glare, 8H went down touching it and the camera lost
+    the JS (one region with 8H, which held a read card); the table then never saw Bo's hand whole."""
+    table = table_stage(2, open_deal=False, seed=3, reads=5)  # the demo's camera
+    for move in [*(Lay("crib", card, face_up=False) for card in ("QS", "KC", "JH", "4C")),
+                 Lay("starter", "5H"), Lay("seat-2", "7H"), Lay("seat-1", "JD")]:
+        table.perform(move)
+    assert [str(o) for o in table.perform(Lay("seat-2", "JS", readable=False)).seen] == ["unknown placed in seat-2"]
+    assert [str(o) for o in table.perform(Lay("seat-2", "8H")).seen] == ["8H placed in seat-2"]
+    assert [str(o) for o in table.perform(Lay("seat-1", "QS")).seen] == ["QS placed in seat-1"]
+    assert [str(o) for o in table.perform(Take("seat-2", "JS")).seen] == ["unknown removed from seat-2"]
 
 
 @pytest.mark.parametrize("style, seats", [(SYNTHETIC_STYLE, 5), (SYNTHETIC_STYLE, 6), (WIDE_STYLE, 7), (WIDE_STYLE, 8)])

@@ -1,6 +1,7 @@
 """The hall page in a real headless Chromium (Debian's, driven by Playwright) on a phone and a big screen,
 served by the hall's waitress server, fed by tables publishing to a real Mosquitto: the tables appear
-live, a table that leaves shows offline, a finished game brings its standings and its download."""
+live, a table that leaves shows offline, a finished game brings its standings and its download; the
+page names tonight's evening, says when the hall's disk is full, and links the past evenings."""
 from __future__ import annotations
 
 import shutil
@@ -11,7 +12,10 @@ import pytest
 
 from club_broker import Broker
 from club_tables import CLUB, ClubTable, game_log, named
+from controller.cli import main
 from hall_support import RunningHall
+from test_hall_evenings import hall_config
+from test_hall_full_disk import fill, make_room
 from test_browser_panel import CHROMIUM, browser  # noqa: F401  (the panel's Debian-chromium fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
@@ -68,5 +72,46 @@ def test_the_hall_page_follows_the_tables_live(tmp_path: Path, browser: Any) -> 
         tables[0].publisher.stop()
         for table in tables:
             table.close()
+        hall.close()
+        broker.stop()
+
+
+def test_the_hall_page_names_the_evening_shows_a_full_disk_and_lists_the_past_evenings(
+        tmp_path: Path, browser: Any) -> None:
+    broker = Broker(tmp_path / "broker", ["t-crib"])
+    broker.start()
+    hall = RunningHall(tmp_path / "hall", broker, CLUB)
+    config = hall_config(tmp_path, broker)
+    cribbage = named(game_log(0), ["Ann", "Bo", "Cy"])
+    table = ClubTable(tmp_path / "t-crib", "t-crib", cribbage[0], broker)
+    try:
+        fill(hall.store)  # the hall's disk is full when the game ends
+        table.publisher.start()
+        page = browser.new_page(viewport=PHONE)
+        page.goto(hall.url + "/")
+        page.get_by_text("Club evening: riverside, evening 1").wait_for()
+        table.play(cribbage[1:])
+        page.locator("#fault").get_by_text("finished games cannot be kept").wait_for()
+        assert "disk full" in page.locator("#fault").inner_text()
+        make_room(hall.store)
+        page.locator("#game-list a").wait_for()
+        assert page.locator("#fault").is_hidden()
+        winner = cribbage[0]["players"][table.finished()[0]["summary"]["winner"]]
+
+        assert main(["hall", "new-evening", "--config", str(config)]) == 0
+        page.get_by_text("Club evening: riverside, evening 2").wait_for()
+        assert page.locator("#game-list").inner_text().strip() == "none yet"
+        page.click("#past")
+        evening = page.locator('[data-evening="1"]')
+        evening.wait_for()
+        assert "1 game" in evening.locator("h2").inner_text()
+        rows = evening.locator("tr").all_inner_texts()
+        assert rows[1].split()[:3] == [winner, str(table.finished()[0]["summary"]["match_points"]), "1"], rows
+        href = evening.locator("a").get_attribute("href")
+        assert href is not None and hall.get(href).decode().splitlines() == table.finished()[0]["history"]
+        page.screenshot(path=str(tmp_path / "evenings.png"), full_page=True)
+    finally:
+        table.publisher.stop()
+        table.close()
         hall.close()
         broker.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,7 +57,8 @@ def test_a_database_from_before_evenings_becomes_evening_one_with_every_game(tmp
     db.close()
 
 
-def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path) -> None:
+def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "hall.sqlite3"
     HallStore(path).close()
     with sqlite3.connect(path) as db:
@@ -65,6 +67,9 @@ def test_a_database_of_a_newer_hall_is_refused_untouched(tmp_path: Path) -> None
     before = path.read_bytes()
     with pytest.raises(StoreError, match="written by a newer hall \\(schema 7"):
         HallStore(path)
+    (tmp_path / "hall.toml").write_text('club = "riverside"\n[broker]\npassword = "x"\n')
+    assert main(["hall", "--config", str(tmp_path / "hall.toml")]) == 1  # the hall does not start on it
+    assert f"cardtable hall: refused: {path}: written by a newer hall" in capsys.readouterr().err
     assert path.read_bytes() == before
 
 
@@ -85,6 +90,14 @@ def hall_config(tmp_path: Path, broker: Broker) -> Path:
     return path
 
 
+def keep_busy(hall: RunningHall, stop: threading.Event) -> None:
+    """What the subscriber does with each state message a busy table sends."""
+    version = 0
+    while not stop.wait(0.02):
+        version += 1
+        hall.board.set_state("t-busy", {"version": version, "table": {"game": "femkort"}, "status": {}})
+
+
 def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         tmp_path: Path, broker: Broker, capsys: pytest.CaptureFixture[str]) -> None:
     hall = RunningHall(tmp_path / "hall", broker, CLUB)
@@ -101,10 +114,17 @@ def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         tonight = hall.board_document()
         assert tonight["evening"]["id"] == 1 and tonight["standings"]
 
-        assert main(["hall", "--config", str(config), "new-evening"]) == 0  # while the hall serves
-        said = capsys.readouterr().out
-        assert "closed evening 1" in said and "1 games" in said and "evening 2 begins" in said
-        wait_until(lambda: hall.board_document()["evening"]["id"] == 2, what="the board on evening 2")
+        busy = threading.Event()  # a busy evening: the board takes a table's state every 20 ms meanwhile
+        feeder = threading.Thread(target=keep_busy, args=(hall, busy))
+        feeder.start()
+        try:
+            assert main(["hall", "--config", str(config), "new-evening"]) == 0  # while the hall serves
+            said = capsys.readouterr().out
+            assert "closed evening 1" in said and "1 game;" in said and "evening 2 begins" in said
+            wait_until(lambda: hall.board_document()["evening"]["id"] == 2, what="the board on evening 2")
+        finally:
+            busy.set()
+            feeder.join()
         board = hall.board_document()
         assert board["games"] == [] and board["standings"] == [] and board["evening"]["closed"] is None
 
@@ -138,6 +158,12 @@ def test_a_new_evening_closes_tonights_and_the_next_games_are_the_new_evenings(
         with pytest.raises(urllib.error.HTTPError) as unknown:
             again.get("/api/evenings/9")
         assert unknown.value.code == 404 and "no evening 9" in unknown.value.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as bad:
+            again.get("/api/games/t-a/1?evening=last")
+        assert bad.value.code == 400 and "'evening' must be an evening's number, not 'last'" in bad.value.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as elsewhere:
+            again.get("/api/games/t-a/1?evening=2")  # t-a's game is evening 1's
+        assert elsewhere.value.code == 404 and "of evening 2" in elsewhere.value.read().decode()
     finally:
         again.close()
 

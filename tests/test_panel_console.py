@@ -154,6 +154,13 @@ def _post(desk: Desk, path: str, body: Any) -> Any:
     ("/console/api/resolve", {"card": 7}, "card: the held card"),
     ("/console/api/undo", {}, "confirm: undo"),
     ("/console/api/end", {"confirm": "yes"}, "confirm: ending the game"),
+    ("/console/api/deck-check", {}, "step: one of start, next, finish, gathered, not None"),
+    ("/console/api/deck-check", {"step": "shuffle"}, "step: one of start, next, finish, gathered, not 'shuffle'"),
+    ("/console/api/deck-check", {"step": "start", "deck": 52}, "deck: 52 or 32 with the step start"),
+    ("/console/api/deck-check", {"step": "next", "deck": "32"}, "not '32' with next"),
+    ("/console/api/enrolment", {"step": "begin"}, "step: one of start, answer, finish, not 'begin'"),
+    ("/console/api/enrolment", {"step": "answer"}, "answer: the dealer's answer as text"),
+    ("/console/api/enrolment", {"step": "finish", "answer": "QS"}, "not 'QS' with finish"),
 ])
 def test_bad_entries_are_refused_naming_the_part(desk: Desk, path: str, body: Any, why: str) -> None:
     reply = _post(desk, path, body)
@@ -167,14 +174,19 @@ def test_good_entries_reach_the_port(desk: Desk) -> None:
                                     "options": {"pots_to_win": 2}, "chips": [9, 9, 9], "confirm": True}),
             ("/console/api/event", {"event": {"type": "raise", "seat": 1, "amount": 4}}),
             ("/console/api/resolve", {"card": "10h"}), ("/console/api/relay", {}),
-            ("/console/api/undo", {"confirm": True}), ("/console/api/end", {"confirm": True})]
+            ("/console/api/undo", {"confirm": True}), ("/console/api/end", {"confirm": True}),
+            ("/console/api/deck-check", {"step": "start", "deck": "32"}), ("/console/api/deck-check", {"step": "next"}),
+            ("/console/api/deck-check", {"step": "finish"}), ("/console/api/enrolment", {"step": "start"}),
+            ("/console/api/enrolment", {"step": "answer", "answer": ""}), ("/console/api/enrolment", {"step": "finish"})]
     for path, body in sent:
         reply = client.post(path, json=body, headers={"X-CSRF-Token": token})
         assert reply.status_code == 200 and reply.get_json() == {"ok": True, "message": "accepted"}
     assert desk.port.calls == [
         ("start_game", GameStart("ferbli", ("Ann", "Bo", "Cy"), 2, "open", {"pots_to_win": 2}, (9, 9, 9))),
         ("console_event", {"type": "raise", "seat": 1, "amount": 4}), ("resolve_hold", "10H"),
-        ("relay", None), ("undo", None), ("end_game", None)]
+        ("relay", None), ("undo", None), ("end_game", None),
+        ("deck_check", ("start", "32")), ("deck_check", ("next", None)), ("deck_check", ("finish", None)),
+        ("enrolment", ("start", None)), ("enrolment", ("answer", "")), ("enrolment", ("finish", None))]
 
 
 def test_a_new_game_after_the_last_one_ended_needs_no_confirmation(desk: Desk) -> None:

@@ -75,16 +75,22 @@ def test_the_ring_is_bounded_and_resumes_while_it_reaches() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         StateHub(history=0)
 
+# a failed deck check: the cards it names are the dealer's (the public sees that it failed)
+CHECK = {"state": "failed", "deck": "52", "at": "2026-12-02T12:00:00Z", "missing": ["QS"], "twice": {"5H": 2},
+         "summary": "deck check failed (51 of 52 read): not read: QS; read twice: 5H (2 times)"}
+
 
 def test_the_public_document_shows_no_dealer_knowledge() -> None:
     hub = StateHub(clock=lambda: 12.5)
     snapshot = hub.publish({"scores": [3, 5]}, {"scores": [3, 5], "hands": [["5H", "5S"]]},
-                           TableStatus(camera="online", pegboard="up", hold=HOLD))
+                           TableStatus(camera="online", pegboard="up", hold=HOLD, deck_check=CHECK))
     public = snapshot.public_document()
     assert public == {"version": 1, "at": 12.5, "table": {"scores": [3, 5]},
-                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None,
-                                 "hold": {"reason": "unknown", "zone": "seat-2", "seat": 1}}}
+                      "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None, "club": None,
+                                 "hold": {"reason": "unknown", "zone": "seat-2", "seat": 1},
+                                 "deck_check": {"state": "failed", "deck": "52", "at": "2026-12-02T12:00:00Z"}}}
     assert json.loads(snapshot.public_json) == public
     assert "QS" not in snapshot.public_json and "5H" not in snapshot.public_json
     dealer = snapshot.dealer_document()
     assert dealer["table"]["hands"] == [["5H", "5S"]] and dealer["status"]["hold"] == HOLD
+    assert dealer["status"]["deck_check"] == CHECK

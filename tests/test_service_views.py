@@ -7,7 +7,10 @@ import json
 from controller.history import Header
 from controller.table.log import input_from_json
 from controller.table.session import TableSession
-from controller.service.views import dealer_view, public_refusal, public_view
+import pytest
+
+from controller.service import views as view_builder
+from controller.service.views import public_refusal, public_view, views
 
 from table_logs import cribbage_log
 
@@ -32,13 +35,41 @@ def test_an_open_deal_shows_the_dealt_cards_to_the_dealer_only() -> None:
                 hidden.discard(following.get("card"))
         elif line["type"] == "button" and line["action"] == "next":
             hidden.clear()  # a new hand: the old one's cards were all shown
-        public = json.dumps(public_view(session))
+        public_document, dealer_document = views(session)
+        assert public_document == public_view(session)  # a refusal is judged against what is published
+        public = json.dumps(public_document)
         assert not any(f'"{card}"' in public for card in hidden), (line, hidden)
         if hidden:
-            dealer = json.dumps(dealer_view(session))
+            dealer = json.dumps(dealer_document)
             assert all(f'"{card}"' in dealer for card in hidden)
             checked += 1
     assert checked > 50
+
+
+def test_a_publish_reviews_a_finished_cribbage_hand_once_for_both_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    header = Header("cribbage", ("Ann", "Bo"), 0, {}, None)
+    lines, _ = cribbage_log(header, "closed", seed=5)
+    session = TableSession(header, "closed")
+    reviews, real = 0, view_builder.hand_review
+
+    def counted(*args: object) -> dict[str, object]:
+        nonlocal reviews
+        reviews += 1
+        return real(*args)  # type: ignore[arg-type]
+
+    reviewed = 0
+    for line in lines[1:]:
+        session.feed(input_from_json(line, 2)[1])
+        monkeypatch.setattr(view_builder, "hand_review", counted)
+        before = reviews
+        public, dealer = views(session)
+        monkeypatch.undo()
+        if "review" in public:
+            assert reviews == before + 1 and dealer["review"] == public["review"]
+            reviewed += 1
+        else:
+            assert reviews == before and "review" not in dealer
+    assert reviewed > 0
 
 
 def test_the_public_view_says_who_acts_and_what_lies_face_up() -> None:

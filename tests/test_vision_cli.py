@@ -84,8 +84,9 @@ def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path
         cv2.imwrite(str(photos / f"{name}.png"), render([PlacedCard(name, 240, 240, 15 * k)], big, seed=k)[0])
     code, out, err = run(capsys, "enroll", str(photos), "--out", str(tmp_path / "deck.npz"))
     assert code == 0 and "enrolling [" in err and "4/4" in err and "enrolled 4 cards" in out
-    # one photo per card: nothing to calibrate on leave-one-out, so the generic rule is kept, and said so
-    assert "one photo per card: nothing to test the deck's prototypes on" in out
+    # one photo per card: nothing to calibrate on leave-one-out, so the generic rule is kept, and said so;
+    # the views name only the cards it leaves unknown
+    assert "one photo per card: the cards it leaves unknown are named" in out
     protos = EnrolledModel.load(tmp_path / "deck.npz").prototypes
     assert sorted(protos.classes) == sorted(card_class(*parse_card(n)) for n in ["QS", "10H", "7C", "AD"])
     assert protos.low_threshold == protos.threshold

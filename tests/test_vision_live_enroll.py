@@ -128,7 +128,7 @@ def test_the_command_enrols_from_a_video_and_reads_the_views_back(tmp_path: Path
     assert "enrolled 3 cards" in done.stdout and "read back 6 of 6 photos" in done.stdout
 
 
-def test_one_view_per_card_is_said_to_change_nothing(tmp_path: Path) -> None:
+def test_one_view_per_card_is_said_to_name_only_unknown_cards(tmp_path: Path) -> None:
     photos = [p for p, _ in enrollment_photos(ENROL)][:4:2]  # 2 cards, one view each
     frames_dir = tmp_path / "frames"
     frames_dir.mkdir()
@@ -138,7 +138,8 @@ def test_one_view_per_card_is_said_to_change_nothing(tmp_path: Path) -> None:
     done = _enroll("--live", "--source", str(frames_dir), "--order", order, "--views", "1",
                    "--out", str(tmp_path / "d.npz"))
     assert done.returncode == 0, done.stderr
-    assert "one photo per card" in done.stdout and "reads exactly as the generic recognizer does" in done.stdout
+    assert "one photo per card: the cards it leaves unknown are named" in done.stdout
+    assert "the generic recognizer's own readings are kept as they are" in done.stdout
 
 
 def test_a_view_that_does_not_read_back_is_taken_again(tmp_path: Path) -> None:
@@ -171,3 +172,19 @@ def test_bad_live_enrolment_input(tmp_path: Path) -> None:
     full = _enroll("--live", "--source", str(ENROL), "--keep", str(tmp_path / "c"), "--out", str(tmp_path / "c.npz"))
     assert full.returncode == 2 and "is not empty" in full.stderr
     assert not (tmp_path / "a.npz").exists() and not (tmp_path / "b.npz").exists()
+
+
+def test_without_ask_a_question_waits_for_the_dealers_answer(tmp_path: Path) -> None:
+    """The console's way: the view read is put to the dealer in `question`; frames meanwhile are not
+    looked at; a bad answer is said and the question stays; Enter keeps the suggested card."""
+    said: list[str] = []
+    (first, card), (second, _) = [(path, parse_card_file(path)) for path, _ in enrollment_photos(ENROL)[:2]]
+    live = LiveEnrolment(tmp_path / "views", FULL_DECK, None, said.append, views=2, still_frames=True)
+    assert not live.offer(load_image(first)) and live.question is not None
+    assert live.question.suggestion == card and live.question.prompt == f"read as {card}: Enter for {card}, "
+    assert not live.offer(load_image(second)) and not live.photos  # the dealer answers first
+    assert not live.answer("ZZ") and "'skip' to leave out this view" in said[-1] and live.question is not None
+    assert live.answer("") and live.question is None
+    assert [path.name for path in live.photos[card]] == [f"{card}_1.png"] and live.progress.current == card
+    with pytest.raises(ValueError, match="no view is waiting"):
+        live.answer("")

@@ -49,3 +49,26 @@ def test_a_halving_lands_where_the_frame_does() -> None:
     Pyramid(frame).warp(_shrinking(8.0, at=160.0), (40, 40), patch)  # patch (20..30) is the square
     bright = np.argwhere(patch[:, :, 0] > 127)
     assert bright.min(axis=0).tolist() == [20, 20] and bright.max(axis=0).tolist() == [29, 29]
+
+
+def test_cuts_read_the_halvings_of_the_whole_frame_though_only_their_blocks_are_made() -> None:
+    """Halvings are made block by block where cuts need them: every cut, near the frame's edges, beyond
+    them, after others, reads exactly what it reads from cv2.pyrDown of the whole frame (odd sizes too)."""
+    rng = np.random.default_rng(1)
+    for shape in ((721, 1283, 3), (97, 131, 3), (50, 77)):
+        frame = rng.integers(0, 256, shape, np.uint8)
+        halvings = [frame]
+        while min(halvings[-1].shape[:2]) >= 16:
+            halvings.append(cv2.pyrDown(halvings[-1]))
+        pyramid = Pyramid(frame)
+        for _ in range(150):
+            times, turn = float(rng.uniform(3, 12)), float(rng.uniform(0, 2 * np.pi))
+            at = rng.uniform(-100, np.array(shape[1::-1]) + 100)
+            m = np.array([[times * np.cos(turn), -times * np.sin(turn), at[0]],
+                          [times * np.sin(turn), times * np.cos(turn), at[1]]], np.float32)
+            patch = np.empty((32, 20) + shape[2:], np.uint8)
+            pyramid.warp(m, (20, 32), patch)
+            n = min(int(np.log2(times)), len(halvings) - 1)
+            whole = cv2.warpAffine(halvings[n], m / np.float32(2 ** n), (20, 32),
+                                   flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            assert np.array_equal(patch, whole), (shape, times, at)

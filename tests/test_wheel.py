@@ -43,9 +43,14 @@ PACKAGES = ("controller", "vision", "web_panel", "firmware")
 # Files the commands read, besides the modules: the models, the rendered faces, the crib table, the panel.
 DATA = ("vision/models/generic.json", "vision/models/suit.onnx", "vision/models/rank.onnx",
         "vision/models/pip.onnx", "vision/assets/faces.npz", "vision/assets/LICENSE.faces",
-        "controller/cribbage/crib_table.json", "web_panel/templates/spectator.html",
+        "controller/cribbage/crib_table.json", "web_panel/templates/page.html",
+        "web_panel/templates/spectator.html",
         "web_panel/templates/console.html", "web_panel/static/panel.css", "web_panel/static/live.js",
-        "web_panel/hall/templates/hall.html", "web_panel/hall/static/hall.js", "web_panel/hall/static/hall.css")
+        "web_panel/hall/templates/hall.html", "web_panel/hall/templates/evenings.html",
+        "web_panel/hall/static/hall.js", "web_panel/hall/static/hall.css",
+        # the repository's systemd/, through the package's link controller/install/systemd
+        "controller/install/systemd/cardtable.service", "controller/install/systemd/cardtable.sysusers",
+        "controller/install/systemd/99-cardtable-pegboard.rules")
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "*.egg-info", "build", "dist",
                                     ".pytest_cache", ".mypy_cache", ".hypothesis", "*.mpy")
 HISTORY = ROOT / "tests" / "data" / "histories" / "cribbage" / "two_player_skunk.jsonl"
@@ -146,8 +151,7 @@ def test_wheel_holds_every_module_the_firmware_and_the_models(built: Built) -> N
 def test_sdist_holds_the_sources_and_install_files_not_the_tests(built: Built) -> None:
     with tarfile.open(built.sdist) as sdist:
         names = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
-    assert {"pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "systemd/cardtable.service",
-            "systemd/cardtable.sysusers", "systemd/99-cardtable-pegboard.rules", "firmware/main.py",
+    assert {"pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "firmware/main.py",
             "vision/models/generic_0.onnx", *DATA} <= names
     assert [n for n in names if n.startswith(("tests", "bench")) or "__pycache__" in n or n.endswith(".pyc")] == []
 
@@ -172,6 +176,15 @@ def test_the_shipped_wiring_is_printed_to_edit_and_flash(built: Built, outside: 
 def test_version_comes_from_the_package_metadata(built: Built, outside: Path) -> None:
     result = built.run("--version", cwd=outside)
     assert (result.returncode, result.stdout.strip()) == (0, f"cardtable {VERSION}")
+
+
+def test_install_service_writes_the_packages_unit_running_the_wheels_cardtable(built: Built, outside: Path) -> None:
+    (outside / "root").mkdir()
+    result = built.run("install-service", "--root", str(outside / "root"), cwd=outside)
+    assert result.returncode == 0, result.stderr
+    unit = (outside / "root" / "etc/systemd/system/cardtable.service").read_text()
+    shipped = (ROOT / "systemd" / "cardtable.service").read_text()
+    assert unit == shipped.replace("/opt/cardtable/venv/bin/cardtable", str(built.venv / "bin" / "cardtable"))
 
 
 def test_demo_plays_a_game_and_its_history_replays(built: Built, outside: Path) -> None:

@@ -108,7 +108,7 @@ def find_glyphs(mask: np.ndarray, min_size: float, max_size: float, paper: np.nd
 def _find(mask: np.ndarray, min_size: float, max_size: float, paper: np.ndarray | None, ink: np.ndarray | None,
           local_paper: np.ndarray | None, split: bool) -> tuple[list[Blob], list[tuple[Blob, Blob]]]:
     """find_blobs (split=False) and find_glyphs (split=True)."""
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=_label_type(mask))
     if n <= 1:
         return [], []
     st = stats[1:]
@@ -131,16 +131,26 @@ def _find(mask: np.ndarray, min_size: float, max_size: float, paper: np.ndarray 
         idx = idx[keep]
         keep, part_edge = _on_paper(mask, pst, paper, ink, clean_size)
         pst, pc, part_edge = pst[keep], pc[keep], part_edge[keep]
-    blobs = ([_blob(cents[i + 1], st[i], edge[i]) for i in idx if glyph[i]]
+    glyphs = idx[glyph[idx]]
+    # plain numbers, converted at once (a frame has hundreds of blobs)
+    blobs = ([Blob(cx, cy, x, y, w, h, area, edge=e) for (cx, cy), (x, y, w, h, area), e
+              in zip(cents[glyphs + 1].tolist(), st[glyphs].tolist(), edge[glyphs].tolist())]
              + [_blob(c, p, e) for p, c, e in zip(pst, pc, part_edge)])
     wholes = idx[whole[idx]]
-    sizes = size[idx[glyph[idx]]]
+    sizes = size[glyphs]
     sizes = sizes[sizes >= min_size * _CLEAN_MIN_SIZE]
     if len(wholes) and len(sizes) >= 4:
         wholes = wholes[size[wholes] >= _SPLIT_SCALE * np.median(sizes)]
     halves = [h for i in wholes for h in [_split_index(labels, st[i], i + 1, min_size * _CLEAN_MIN_SIZE, edge[i])]
               if h is not None]
     return blobs, halves
+
+
+def _label_type(mask: np.ndarray) -> int:
+    """16-bit component labels where they cannot run out (half the time of 32-bit): an image of h x w px
+    holds at most ceil(h/2) x ceil(w/2) components of 8-connected pixels."""
+    h, w = mask.shape[:2]
+    return cv2.CV_16U if (h + 1) // 2 * ((w + 1) // 2) <= 65535 else cv2.CV_32S
 
 
 def _blob(centre: np.ndarray, stat: np.ndarray, edge: bool = False) -> Blob:

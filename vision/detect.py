@@ -43,6 +43,31 @@ class Detection:
         return {"cards": [c.to_json() for c in self.cards], "face_down": [g.to_json() for g in self.face_down]}
 
 
+# A read card's quad is within a few px of its outline: its edge, grown this much, is no second card.
+QUAD_SLACK = 5
+
+
+def _unread_beside(frame: np.ndarray, region: np.ndarray, covered: np.ndarray, cards: list[CardReading],
+                   cal: Calibration) -> list[CardReading]:
+    """Face-up cards nobody read in a region that also holds read cards: a card under glare touching its
+    neighbour in a row makes one region with it, and would go unseen. What is left of the region once the
+    read cards are cut out, card-sized (0.6 of a card, so no sliver past a read card's edge) and card
+    paper, is an unread card; a face-down card touching a read one stays part of that region, as before."""
+    x, y, w, h = cv2.boundingRect(region)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [region - [x, y]], -1, 255, -1)
+    rest = cv2.bitwise_and(inside, covered[y:y + h, x:x + w])
+    for card in cards:
+        quad = np.rint(np.array(card.quad, np.float32) - [x, y]).astype(np.int32)
+        cv2.fillConvexPoly(rest, quad, 0)
+        cv2.polylines(rest, [quad], True, 0, 2 * QUAD_SLACK)
+    found: list[CardReading] = []
+    for part in cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        if cv2.contourArea(part) >= 0.6 * cal.card_area and _paper_fraction(frame, part + [x, y]) > 0.5:
+            found.append(CardReading(UNKNOWN, 0.0, (cv2.boxPoints(cv2.minAreaRect(part)) + [x, y]).tolist()))
+    return found
+
+
 def _paper_fraction(frame: np.ndarray, contour: np.ndarray) -> float:
     """Share of a region that is bright, unsaturated card stock (faces are mostly white, backs not)."""
     x, y, w, h = cv2.boundingRect(contour)
@@ -89,6 +114,7 @@ class Detector:
             if area < 0.6 * cal.card_area:
                 continue
             if any(cv2.pointPolygonTest(cnt, (float(x), float(y)), False) >= 0 for x, y in centres):
+                cards.extend(_unread_beside(frame, cnt, covered, cards, cal))
                 continue
             if _paper_fraction(frame, cnt) > 0.5:
                 cards.append(CardReading(UNKNOWN, 0.0, cv2.boxPoints(cv2.minAreaRect(cnt)).tolist()))

@@ -1,16 +1,20 @@
 """Enrolment: learn the table's own deck from photos of each card, on top of the shipped CNN (no training,
 no torch): the CNN's hidden-layer embedding of each card's corner indices becomes that card's prototype,
-and in enrolled mode a card is named when the CNN and the nearest prototype agree (vision/prototypes.py).
+and in enrolled mode a card is named when the CNN and the nearest prototype agree, and a card the recognizer
+left unknown when its corners are all nearest to one card's enrolled views (vision/prototypes.py).
 
-The enrolled file (.npz) holds the prototypes, the calibrated margin and low threshold, and which CNN
-manifest they were computed with (the embedding only means something for that network).
+The enrolled file (.npz) holds the prototypes, every enrolled corner's embedding, the calibrated margin and
+low threshold, and which CNN manifest they were computed with (the embedding only means something for that
+network). A file written before the views were kept still loads: it names unknown cards by its prototypes
+(one view per card); enrolling again keeps every view.
 """
 from __future__ import annotations
 
+import copy
 import zipfile
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -22,11 +26,17 @@ from vision.glyphs import IndexCandidate
 from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.prototypes import Prototypes, Sample, calibrate, card_class
-from vision.readings import UNKNOWN
-from vision.recognize import Recognizer, index_candidates
+from vision.readings import UNKNOWN, CardReading
+from vision.outline import find_outlines
+from vision.recognize import Recognizer, colour_consistent, general_candidates, in_colour, index_candidates
+from vision.working_scale import expected_length, working_scale
 from vision.sources import IMAGE_SUFFIXES, load_image
 
 Progress = Callable[[int, int], None]
+# The index CNN's probability of the suit the enrolled views name, on each corner, for them to name a card.
+# Picked on a 'test' photo under the blue cast (training/casts.py): a 3D whose ink looked no longer red,
+# read 3S by the views (0.92, lead 0.12), the CNN's spade 0.70.
+NAME_SUIT = 0.9
 
 
 def parse_card(name: str) -> tuple[int, int]:
@@ -62,16 +72,28 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
 
 def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], progress: Progress | None = None,
                   corners: int = 2) -> Sample:
-    """Every CNN-named candidate of every photo, its embedding, and which are the photo's `corners` most
-    index-like non-overlapping candidates (whatever the CNN calls them: the label comes from the file)."""
+    """`view_samples` of photo files."""
+    views = ((load_image(path), card) for path, card in photos)
+    return view_samples(base, views, len(photos), progress, corners)
+
+
+def view_samples(base: CnnModel, views: Iterable[tuple[np.ndarray, tuple[int, int]]], count: int,
+                 progress: Progress | None = None, corners: int = 2) -> Sample:
+    """Every CNN-named candidate of every view (a frame showing one card, and that card), its embedding,
+    and which are the view's `corners` most index-like non-overlapping candidates (whatever the CNN calls
+    them: the label is the view's)."""
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("photo", "label", "cnn", "conf", "embedding", "corner")}
-    for i, (path, (rank, suit)) in enumerate(photos):
-        frame = load_image(path)
-        cands = index_candidates(frame)[0]  # as the recognizer finds them: a lone card's by its outline
-        pr, ps, emb = base.forward_embedded(base.patches(frame, cands)[0])
+    for i, (frame, (rank, suit)) in enumerate(views):
+        cands, _, outlines = index_candidates(frame)  # as the recognizer finds them: a lone card's by its outline
+        pr, ps, emb, corner = _scored(base, frame, cands, corners)
+        if outlines and corner.sum() < corners:
+            # its index is not where the outline puts it: the general proposer over the card, as the
+            # recognizer hands over such a card (courts whose letters run into the art)
+            rest = find_outlines(frame)[1]
+            cands = general_candidates(frame, None, rest, [], unread=True,
+                                       scale=working_scale(expected_length(None, outlines)))
+            pr, ps, emb, corner = _scored(base, frame, cands, corners)
         r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
-        index_like = (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])
-        corner = _most_index_like(cands, index_like, corners)
         keep = corner | (pr.argmax(1) != JUNK_RANK) & (ps.argmax(1) != JUNK_SUIT)
         if keep.any():
             cols["photo"].append(np.full(int(keep.sum()), i))
@@ -81,10 +103,17 @@ def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], pr
             cols["embedding"].append(emb[keep])
             cols["corner"].append(corner[keep])
         if progress:
-            progress(i + 1, len(photos))
+            progress(i + 1, count)
     if not cols["corner"] or not np.concatenate(cols["corner"]).any():
         raise ValueError("no card index found in any enrolment photo")
     return Sample(**{k: np.concatenate(v) for k, v in cols.items()})
+
+
+def _scored(base: CnnModel, frame: np.ndarray, cands: list[IndexCandidate], corners: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The CNN's rank and suit probabilities, the embeddings and the mask of the `corners` most index-like."""
+    pr, ps, emb = base.forward_embedded(base.patches(frame, cands)[0])
+    return pr, ps, emb, _most_index_like(cands, (1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT]), corners)
 
 
 def _most_index_like(cands: list[IndexCandidate], index_like: np.ndarray, count: int, floor: float = 0.3
@@ -112,6 +141,12 @@ class EnrolledModel:
         self.prototypes = prototypes
         self.threshold = prototypes.threshold
 
+    def without_photo(self, photo: int) -> "EnrolledModel":
+        """This model without the views of enrolment photo number `photo` (the same networks)."""
+        held_out = copy.copy(self)
+        held_out.prototypes = self.prototypes.without_photo(photo)
+        return held_out
+
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         x, redness = self.base.patches(frame, cands)
@@ -119,6 +154,30 @@ class EnrolledModel:
         low = self.prototypes.low_threshold
         pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, low))
         return (*self.prototypes.adjust(pr, ps, emb), redness)
+
+    def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK) -> None:
+        """Name, in place, each unknown card whose corner indices the enrolled views all name alike
+        (Prototypes.name), when the CNN reads that suit at NAME_SUIT or more on every corner (an unseen
+        typeface's ranks are what it misreads), every corner's ink is of that suit's colour, no corner guesses another card and no
+        card of that name is read in the frame. (Photos named after the wrong card would otherwise teach:
+        a 4H enrolled as 4S named a held-out 4H '4S'; its red ink stops that.)"""
+        read = {c.card for c in cards}
+        colourful = in_colour(frame)
+        for card in cards:
+            if card.card != UNKNOWN or not card.corners:
+                continue
+            x, redness = self.base.patches(frame, [rd.candidate for rd in card.corners])
+            _, suit_p, embedding = self.base.forward_embedded(x, 1.0)  # the embedding: the first member's
+            named = self.prototypes.name(embedding)
+            if named is None or (suit_p[:, named % len(SUITS)] < NAME_SUIT).any():
+                continue  # the CNN's own suit head must agree on every corner (a 3D under a blue cast: 3S at 0.7)
+            name = RANKS[named // len(SUITS)] + SUITS[named % len(SUITS)]
+            if name in read or not deck.allows(name) or any(rd.guess not in (None, name) for rd in card.corners):
+                continue
+            if not all(colour_consistent(named % len(SUITS), red, colourful) for red in redness):
+                continue
+            card.card, card.confidence = name, self.threshold
+            read.add(name)
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -133,7 +192,8 @@ class EnrolledModel:
             with open(target, "wb") as stream:
                 return self.save(stream)
         np.savez_compressed(target, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
-                            means=p.means.astype(np.float32), agree_margin=p.agree_margin, veto_margin=p.veto_margin,
+                            means=p.means.astype(np.float32), views=p.views.astype(np.float32),
+                            view_class=p.view_class, agree_margin=p.agree_margin, veto_margin=p.veto_margin,
                             low_threshold=p.low_threshold, threshold=p.threshold)
 
     @classmethod
@@ -145,8 +205,11 @@ class EnrolledModel:
                              f"from 'cardtable vision enroll')")
         try:
             with np.load(path, allow_pickle=False) as z:
-                protos = Prototypes(z["classes"], z["means"], *(float(z[k]) for k in (
-                    "agree_margin", "veto_margin", "low_threshold", "threshold")))
+                agree, veto, low, threshold = (float(z[k]) for k in (
+                    "agree_margin", "veto_margin", "low_threshold", "threshold"))
+                protos = Prototypes(z["classes"], z["means"], agree, veto, low, threshold)
+                if "views" in z.files:  # older files have none: their means serve as one view per card
+                    protos = replace(protos, views=z["views"], view_class=z["view_class"])
                 base = Path(str(z["base"]))
                 digest = str(z["base_digest"]) if "base_digest" in z.files else "none recorded"
         except KeyError as exc:
@@ -179,20 +242,28 @@ def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | Non
     return EnrolledModel(base_path, calibrate(samples, base.threshold))
 
 
+def enroll_views(views: list[tuple[np.ndarray, tuple[int, int]]], base_path: Path = DEFAULT_CNN) -> EnrolledModel:
+    """`enroll` from frames in memory, each showing one card: (frame, (rank index, suit index))."""
+    base = CnnModel(base_path)
+    return EnrolledModel(base_path, calibrate(view_samples(base, views, len(views)), base.threshold))
+
+
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
-    """Said plainly after enrolling: whether the enrolled deck reads any differently from the generic
-    recognizer, and what to do when it does not."""
+    """Said plainly after enrolling: what the enrolled deck reads differently from the generic recognizer."""
+    named = ("the cards it leaves unknown are named where every corner index is nearest one card's enrolled "
+             "views (closely, and by a lead over every other card)")
     views = Counter(card for _, card in enrollment_photos(source))
     if max(views.values()) < 2:
-        return ("one photo per card: nothing to test the deck's prototypes on, so the enrolled deck reads "
-                "exactly as the generic recognizer does (it names and vetoes nothing more). Photograph each card "
-                "two or three times, in the table's own light (QS_1.jpg, QS_2.jpg, ...), and enrol again")
+        return (f"one photo per card: {named}; the generic recognizer's own readings are kept as they are (nothing "
+                f"to test a lower threshold or a veto on: photograph each card two or three times, in the table's "
+                f"own light, QS_1.jpg, QS_2.jpg, ..., for that)")
     if model.prototypes.generic:
-        return ("on these photos no rule of the prototypes read more cards without reading more wrong, so the "
-                "enrolled deck reads exactly as the generic recognizer does")
+        return (f"{named}; on these photos no lower threshold or veto read more cards without reading more wrong, "
+                f"so the generic recognizer's own readings are kept as they are")
     p = model.prototypes
-    return (f"where a card's prototype agrees by {p.agree_margin} it is named from confidence {p.low_threshold} "
-            f"(generic: {p.threshold}); where another card's is nearer by more than {p.veto_margin} it is not named")
+    return (f"{named}; where a card's prototype agrees by {p.agree_margin} it is named from confidence "
+            f"{p.low_threshold} (generic: {p.threshold}); where another card's is nearer by more than "
+            f"{p.veto_margin} it is not named")
 
 
 @dataclass(frozen=True)
@@ -214,12 +285,14 @@ class ReadBack:
 def read_back(model: EnrolledModel, source: Path, deck: Deck = FULL_DECK, progress: Progress | None = None
               ) -> ReadBack:
     """Read every enrolment photo in `source` with `model` (the photos it was enrolled from: a card unread
-    here is unlikely to be read at the table)."""
+    here is unlikely to be read at the table), each without its own views (which would name it whatever
+    it looks like: an out-of-focus view read itself back)."""
     photos = enrollment_photos(source)
     recognizer = Recognizer(model, deck=deck)
     unread: list[str] = []
     wrong: list[tuple[str, str]] = []
     for i, (path, (rank, suit)) in enumerate(photos):
+        recognizer.model = model.without_photo(i)
         named = [c.card for c in recognizer.read(load_image(path)) if c.card != UNKNOWN]
         if not named:
             unread.append(path.name)

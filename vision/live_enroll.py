@@ -7,6 +7,9 @@ are stills. A view in which the generic recognizer finds no card at all is not k
 lay it again (a re-take). Which card a view shows: with a given `order`, the next card of it; in any
 order, what the generic recognizer reads, which the dealer confirms or corrects (`ask`). A reading that
 contradicts the given order is put to the dealer too. Pure but for the frames read and the files written.
+
+A question is asked at once through `ask` (a terminal), or, without one, waits in `question` until
+`answer(text)` settles it (the dealer console, from another request); frames offered meanwhile are not looked at.
 """
 from __future__ import annotations
 
@@ -86,6 +89,17 @@ class Progress:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A view put to the dealer: what was read (and expected), and the card Enter takes."""
+    text: str
+    suggestion: str | None
+
+    @property
+    def prompt(self) -> str:
+        return f"{self.text}: Enter for {self.suggestion}, " if self.suggestion else f"{self.text}: "
+
+
+@dataclass(frozen=True)
 class Captured:
     """What a live enrolment kept: photo files per card, and the cards of the deck it did not get to."""
     photos: dict[str, list[Path]]
@@ -96,9 +110,12 @@ class Captured:
 class LiveEnrolment:
     """Turns a stream of frames into enrolment photos in `folder` (see the module's doc)."""
 
-    def __init__(self, folder: Path, deck: Deck, ask: Ask, say: Say, order: list[str] | None = None,
-                 views: int = 3, still_frames: bool = False, recognizer: Recognizer | None = None) -> None:
-        """`still_frames`: every frame is a still (a folder of photos), no settling looked for."""
+    def __init__(self, folder: Path, deck: Deck, ask: Ask | None, say: Say, order: list[str] | None = None,
+                 views: int = 3, still_frames: bool = False, recognizer: Recognizer | None = None,
+                 new_view: float = NEW_VIEW) -> None:
+        """`still_frames`: every frame is a still (a folder of photos), no settling looked for; `ask` None:
+        questions wait for `answer`; `new_view`: the change that makes a new view (lower for a camera that
+        sees the whole table, where one card is a small part of the frame)."""
         if views < 1:
             raise ValueError(f"views per card must be 1 or more, not {views}")
         self.folder = folder
@@ -109,11 +126,14 @@ class LiveEnrolment:
         self.cards = order or deck_order(deck)
         self.progress = Progress(len(self.cards), views)
         self.still_frames = still_frames
+        self.new_view = new_view
         self.recognizer = recognizer or Recognizer(deck=deck)
         self.photos: dict[str, list[Path]] = {}
         self.retakes = 0
         self._previous: np.ndarray | None = None
         self._last_view: np.ndarray | None = None
+        self.question: Question | None = None  # waiting for the dealer's answer
+        self._asked: np.ndarray | None = None  # the view the question is about
 
     @property
     def finished(self) -> bool:
@@ -141,10 +161,12 @@ class LiveEnrolment:
 
     def offer(self, image: np.ndarray) -> bool:
         """Look at one frame; True when it was kept as a view."""
+        if self.question is not None:
+            return False
         small = _small(image)
         settled = self.still_frames or (self._previous is not None and _difference(small, self._previous) < STILL)
         self._previous = small
-        if not settled or self._last_view is not None and _difference(small, self._last_view) < NEW_VIEW:
+        if not settled or self._last_view is not None and _difference(small, self._last_view) < self.new_view:
             return False
         self._last_view = small
         read = self.recognizer.read(image)
@@ -153,10 +175,45 @@ class LiveEnrolment:
             self.say(f"no card seen: lay {self._expected() or 'the card'} again, face up, flat, in the light")
             return False
         card = self._identify([c.card for c in read if c.card != UNKNOWN])
-        if card is None:
+        if isinstance(card, str):
+            self._keep(card, image)
+            return True
+        self.question, self._asked = card, image
+        if self.ask is None:
             return False
-        self._keep(card, image)
+        kept = self._kept()
+        while self.question is not None:
+            self.answer(self.ask(self.question.prompt))
+        return self._kept() > kept
+
+    def answer(self, text: str) -> bool:
+        """The dealer's answer to `question`: Enter (nothing) for its suggestion, a card, or 'skip' to
+        leave the view out. False, the reason said, when it settles nothing (the question stays)."""
+        question, image = self.question, self._asked
+        if question is None or image is None:
+            raise ValueError("no view is waiting for an answer")
+        answer = text.strip()
+        card: str | None = None
+        if not answer and question.suggestion:
+            card = question.suggestion
+        elif answer.lower() != "skip":
+            try:
+                card = card_name(*parse_card(answer))
+            except ValueError as exc:
+                self.say(f"{exc}; or 'skip' to leave out this view")
+                return False
+            problem = (f"{card} is not among the cards being enrolled" if card not in self.cards else
+                       f"{card} is enrolled already" if card in self.progress.done else None)
+            if problem:
+                self.say(problem)
+                return False
+        self.question = self._asked = None
+        if card is not None:
+            self._keep(card, image)
         return True
+
+    def _kept(self) -> int:
+        return sum(len(paths) for paths in self.photos.values())
 
     def _expected(self) -> str | None:
         """The card the dealer should be showing: the one being enrolled, else the order's next."""
@@ -164,33 +221,15 @@ class LiveEnrolment:
             return self.progress.current
         return next((c for c in self.cards if c not in self.progress.done), None) if self.order else None
 
-    def _identify(self, named: list[str]) -> str | None:
-        """The card this view shows, from the order or the reading, put to the dealer where the two
-        disagree or nothing is known; None when the dealer skips the view."""
+    def _identify(self, named: list[str]) -> str | Question:
+        """The card this view shows, from the order or the reading; the question for the dealer where
+        the two disagree or nothing is known."""
         expected = self._expected()
         seen = named[0] if len(named) == 1 else None
         if expected and (seen is None or seen == expected):
             return expected
-        suggestion = seen or expected
-        question = (f"read as {seen}" if seen else "not read") + (f", expected {expected}" if expected else "")
-        while True:
-            answer = self.ask(f"{question}: Enter for {suggestion}, " if suggestion else f"{question}: ")
-            answer = answer.strip()
-            if answer.lower() == "skip":
-                return None
-            if not answer and suggestion:
-                return suggestion
-            try:
-                card = card_name(*parse_card(answer))
-            except ValueError as exc:
-                self.say(f"{exc}; or 'skip' to leave out this view")
-                continue
-            if card not in self.cards:
-                self.say(f"{card} is not among the cards being enrolled")
-            elif card in self.progress.done:
-                self.say(f"{card} is enrolled already")
-            else:
-                return card
+        return Question((f"read as {seen}" if seen else "not read") + (f", expected {expected}" if expected else ""),
+                        seen or expected)
 
     def _keep(self, card: str, image: np.ndarray) -> None:
         p = self.progress

@@ -6,10 +6,15 @@ A candidate whose CNN class has a prototype is not named if another card's proto
 first-pass confidence is raised so a lower, calibrated threshold applies (recall), but it must still pass
 the recognizer's jittered re-check at the generic threshold.
 Cards that were not enrolled keep the generic behaviour.
+
+Apart from that rule, the enrolled views name a card the recognizer left unknown (`Prototypes.name`): every
+corner index it was seen by is nearest, of all enrolled cards, to the views of one card, closely and by a
+lead over every other card. That needs no calibration on the deck itself (its constants were picked on other
+decks, vision/training/enrolled_decks.py), so it works from one photo per card.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,6 +25,11 @@ from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, SUITS
 AGREE_MARGINS = (0.0, 0.02, 0.05, 0.1)
 VETO_MARGINS = (0.05, 0.1, 0.2, np.inf)
 LOW_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
+# An unknown card is named by the enrolled views when each of its corners has cosine similarity NAME_SIMILAR
+# or more to a view of one card and leads every other card's nearest view by NAME_LEAD. Picked on half the
+# 32 rendered designs (vision/training/enrolled_decks.py, the even ones), reported on the other half.
+NAME_SIMILAR = 0.9
+NAME_LEAD = 0.05
 
 
 def unit(v: np.ndarray) -> np.ndarray:
@@ -50,13 +60,52 @@ class Prototypes:
     veto_margin: float  # another prototype nearer than the own one by more than this: disagreement
     low_threshold: float  # threshold for candidates the prototypes agree with
     threshold: float  # the generic threshold (cards not enrolled, or neither agreement nor veto)
+    # every enrolled corner's unit embedding and its card class (a deck enrolled before they were kept: the
+    # means, one view per card)
+    views: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    view_class: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    view_photo: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # at enrolment only
 
     @classmethod
-    def build(cls, embedding: np.ndarray, label: np.ndarray, threshold: float) -> "Prototypes":
-        """Mean unit embedding per card; the rule starts as the generic one (no veto, no lower threshold)."""
+    def build(cls, embedding: np.ndarray, label: np.ndarray, threshold: float, photo: np.ndarray | None = None
+              ) -> "Prototypes":
+        """Mean unit embedding per card, and every view (from enrolment photo number `photo`); the rule
+        starts as the generic one (no veto, no lower threshold)."""
         classes = np.unique(label)
         means = unit(np.array([unit(embedding[label == c]).mean(0) for c in classes]).reshape(len(classes), -1))
-        return cls(classes, means, 0.0, np.inf, threshold, threshold)
+        photo = np.full(len(label), -1) if photo is None else np.asarray(photo)
+        return cls(classes, means, 0.0, np.inf, threshold, threshold, unit(embedding), np.asarray(label), photo)
+
+    def without_photo(self, photo: int) -> "Prototypes":
+        """The views of every enrolment photo but `photo` (reading that photo back as a held-out one)."""
+        if len(self.view_photo) != len(self.view_class):  # loaded from a file: which photo is not known
+            return self
+        keep = self.view_photo != photo
+        return replace(self, views=self.views[keep], view_class=self.view_class[keep], view_photo=self.view_photo[keep])
+
+    def nearest(self, embedding: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per embedding: the card class of its nearest enrolled view, the cosine similarity to it, and its
+        lead over the nearest view of any other card (-inf with one card enrolled)."""
+        kept = self.views.shape[1] > 0  # a deck enrolled before the views were kept: its means
+        views, owner = (self.views, self.view_class) if kept else (self.means, self.classes)
+        sim = unit(embedding) @ views.T
+        per_card = np.full((len(embedding), len(self.classes)), -np.inf)
+        for k, c in enumerate(self.classes):
+            per_card[:, k] = sim[:, owner == c].max(1, initial=-np.inf)
+        order = np.argsort(-per_card, axis=1)
+        rows = np.arange(len(embedding))
+        best = per_card[rows, order[:, 0]]
+        second = per_card[rows, order[:, 1]] if len(self.classes) > 1 else np.full(len(embedding), np.inf)
+        return self.classes[order[:, 0]], best, best - second
+
+    def name(self, embedding: np.ndarray) -> int | None:
+        """The card class all of one card's corner embeddings name (NAME_SIMILAR, NAME_LEAD), or None."""
+        if not len(embedding) or not len(self.classes):
+            return None
+        card, similar, lead = self.nearest(embedding)
+        if (card != card[0]).any() or (similar < NAME_SIMILAR).any() or (lead < NAME_LEAD).any():
+            return None
+        return int(card[0])
 
     @property
     def generic(self) -> bool:
@@ -128,7 +177,8 @@ def calibrate(samples: Sample, threshold: float) -> Prototypes:
     enrolled; when nothing beats the generic rule it is kept. It is kept too when no card was photographed
     twice: then no right reading is ever judged by its own card's prototype, so a veto would be chosen
     without seeing what it costs."""
-    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold)
+    protos = Prototypes.build(samples.embedding[samples.corner], samples.label[samples.corner], threshold,
+                              samples.photo[samples.corner])
     if not several_views(samples):
         return protos
     right = samples.cnn == samples.label

@@ -303,7 +303,11 @@ class Recognizer:
         frame = as_bgr(frame)
         found = self._read(frame)
         cards = group_corners(found.readings, found.on_card)
-        return cards + self._read_faces(frame, cards, found)
+        cards += self._read_faces(frame, cards, found)
+        name_unknown = getattr(self.model, "name_unknown", None)  # an enrolled deck's own views (enroll.py)
+        if name_unknown is not None:
+            name_unknown(frame, cards, self.deck)
+        return cards
 
     def _read_faces(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings
                     ) -> list[CardReading]:

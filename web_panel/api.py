@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify
 
 from controller.service.hub import StateHub
 
@@ -39,8 +39,7 @@ def game_listing(record: GameRecord) -> dict[str, Any]:
 
 @api.get("/state")
 def state() -> Response:
-    return Response(_hub().snapshot().public_json, mimetype="application/json",
-                    headers={"Cache-Control": "no-store"})
+    return stream.latest_response(_hub())
 
 
 @api.get("/history")
@@ -67,7 +66,4 @@ def history_file(game_id: int) -> Response:
 @api.get("/events")
 def events() -> Response:
     settings: PanelSettings = current_app.extensions["cardtable.settings"]
-    last_seen = stream.parse_last_event_id(request.headers.get("Last-Event-ID"))
-    body = stream.events(_hub(), last_seen, settings.keepalive)
-    return Response(body, mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return stream.stream_response(_hub(), settings.keepalive)

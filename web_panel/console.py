@@ -149,3 +149,15 @@ def undo() -> tuple[Response, int]:
 def end() -> tuple[Response, int]:
     _checked(lambda b: entries.confirmed(b, "ending the game"))
     return _answer(_port().end_game)
+
+
+@console.post("/api/deck-check")
+def deck_check() -> tuple[Response, int]:
+    step, deck = _checked(entries.deck_check)
+    return _answer(lambda: _port().deck_check(step, deck))
+
+
+@console.post("/api/enrolment")
+def enrolment() -> tuple[Response, int]:
+    step, answer = _checked(entries.enrolment)
+    return _answer(lambda: _port().enrolment(step, answer))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards import Card, CardError
-from controller.service.config import GAMES
+from controller.service.config import DECKS, GAMES
 
-from .ports import GameStart
+from .ports import CHECK_STEPS, ENROLMENT_STEPS, GameStart
 
 MAX_PLAYERS = 8
 DEALS = ("closed", "open")
@@ -64,3 +64,27 @@ def confirmed(body: dict[str, Any], what: str) -> None:
     """A destructive action is sent with "confirm": true, after the page asked the dealer."""
     if body.get("confirm") is not True:
         raise EntryError(f"confirm: {what}; send \"confirm\": true once the dealer agrees")
+
+
+def deck_check(body: dict[str, Any]) -> tuple[str, str | None]:
+    """A deck check's step, and the deck a `start` names (None: the game's)."""
+    step = body.get("step")
+    if step not in CHECK_STEPS:
+        raise EntryError(f"step: one of {', '.join(CHECK_STEPS)}, not {step!r}")
+    deck = body.get("deck")
+    if deck is not None and (step != "start" or deck not in DECKS):
+        raise EntryError(f"deck: {' or '.join(DECKS)} with the step start (or left out for the game's deck), "
+                         f"not {deck!r}" + ("" if step == "start" else f" with {step}"))
+    return step, deck
+
+
+def enrolment(body: dict[str, Any]) -> tuple[str, str | None]:
+    """A live enrolment's step, and with `answer` the dealer's answer (text: empty, a card, or skip)."""
+    step = body.get("step")
+    if step not in ENROLMENT_STEPS:
+        raise EntryError(f"step: one of {', '.join(ENROLMENT_STEPS)}, not {step!r}")
+    answer = body.get("answer")
+    if (step == "answer") != isinstance(answer, str):
+        raise EntryError(f"answer: the dealer's answer as text with the step answer (\"\" for the card suggested, "
+                         f"a card like QS, or skip), and only then; not {answer!r} with {step}")
+    return step, answer

@@ -11,6 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+# a deck check's, in the order the dealer takes them; "gathered": the dealer says the deck is off the table
+# (when the camera cannot see the last of it go, e.g. under the pile)
+CHECK_STEPS = ("start", "next", "finish", "gathered")
+ENROLMENT_STEPS = ("start", "answer", "finish")  # a live enrolment's
+
+
 @dataclass(frozen=True)
 class ConsoleAnswer:
     """The session's word on a console entry: accepted or not, and why in words."""
@@ -61,6 +67,16 @@ class ConsolePort(Protocol):
 
     def hold_crop(self) -> bytes | None:
         """The held card's crop as a PNG, if the camera has one."""
+        ...
+
+    def deck_check(self, step: str, deck: str | None = None) -> ConsoleAnswer:
+        """A deck check between games: `start` (of the deck `deck`, "52" or "32", or the game's), the
+        `next` spread, `finish` (the verdict)."""
+        ...
+
+    def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
+        """Live enrolment of the table's deck between games: `start`, the `answer` to the view put to the
+        dealer (nothing for the card suggested, a card, or skip), `finish` (enrol, test deal, read with it)."""
         ...
 
 

@@ -6,12 +6,15 @@ Each frame is `id: VERSION` plus the public document as `data:`. A client that r
 `keepalive` seconds, so proxies and phones keep the connection and a dead client is noticed. The stream
 ends when the hub closes (the service stops): browsers reconnect by themselves.
 
-Any `Feed` will do: the table's StateHub, and the hall's board (web_panel/hall/board.py).
+Any `Feed` will do: the table's StateHub, and the hall's board (web_panel/hall/board.py). Both apps
+answer with `latest_response` (the document now) and `stream_response` (the stream).
 """
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from typing import Protocol
+
+from flask import Response, request
 
 
 class Version(Protocol):
@@ -73,3 +76,17 @@ def events(hub: Feed, last_seen: int | None, keepalive: float) -> Iterator[bytes
             continue
         version = snapshot.version
         yield frame(snapshot)
+
+
+def latest_response(feed: Feed) -> Response:
+    """The feed's latest public document as JSON, never cached (it is stale by the next publish)."""
+    return Response(feed.snapshot().public_json, mimetype="application/json",
+                    headers={"Cache-Control": "no-store"})
+
+
+def stream_response(feed: Feed, keepalive: float) -> Response:
+    """The feed as Server-Sent Events for this request, resuming after its Last-Event-ID."""
+    last_seen = parse_last_event_id(request.headers.get("Last-Event-ID"))
+    # X-Accel-Buffering: a proxy in front (nginx) must pass each frame on as it comes
+    return Response(events(feed, last_seen, keepalive), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

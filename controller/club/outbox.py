@@ -9,7 +9,9 @@ and published with the state; the hall sees the gap in the sequence numbers). Th
 games are never dropped: there is one state, and a table finishes a few games an evening.
 
 The publisher's marks (the last journal event and game put) are written in the same transaction as the
-messages they made, so after a crash nothing is put twice nor skipped.
+messages they made, so after a crash nothing is put twice nor skipped, and a put the disk has no room
+for (SQLITE_FULL) leaves the outbox and its marks as they were: the publisher puts the same news again
+once there is room, from the journal, which keeps everything.
 """
 from __future__ import annotations
 
@@ -77,7 +79,8 @@ class Outbox:
                            "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, value))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite may have rolled back already (a full disk), and says so
+                db.execute("ROLLBACK")
             raise
         return dropped
 

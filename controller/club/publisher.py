@@ -19,6 +19,7 @@ import logging
 import queue
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +48,14 @@ class ClubError(Exception):
 
 
 class ClubPublisher:
-    def __init__(self, config: ClubConfig, hub: StateHub, state_directory: Path) -> None:
+    def __init__(self, config: ClubConfig, hub: StateHub, state_directory: Path,
+                 on_fault: Callable[[str | None], None] | None = None) -> None:
+        """`on_fault` hears why the outbox cannot be written (a full disk), and None once it can again (the
+        service shows it on the table's status)."""
         if not config.enabled:
             raise ValueError("the [club] section has no host: there is no broker to publish to")
-        self.config, self.hub = config, hub
+        self.config, self.hub, self._on_fault = config, hub, on_fault
+        self.fault: str | None = None  # why the outbox cannot be written now
         self.journal_path = state_directory / JOURNAL_NAME
         self.outbox_path = state_directory / OUTBOX_NAME
         self._topic = lambda leaf: table_topic(config.club, config.table, leaf)
@@ -123,9 +128,13 @@ class ClubPublisher:
                 opened = journal is None and (journal := self._open_journal()) is not None
                 if snapshot is not None:
                     version = snapshot.version
+                collected = True
                 if snapshot is not None or opened or failing:  # the journal is written before the hub shows it
-                    failing = not self._try_collect(outbox, journal, failing)
-                self._exchange(sender)
+                    collected = self._attempt(lambda: self._collect(outbox, journal))
+                failing = not (self._attempt(lambda: self._exchange(sender)) and collected)
+                if not failing and self.fault is not None:
+                    log.info("the club publisher puts again")
+                    self._set_fault(None)
                 self._stopping.wait(COALESCE if snapshot is not None or self.hub.closed else 0)
             self._flush(outbox, sender, journal)
         finally:
@@ -142,17 +151,23 @@ class ClubPublisher:
             log.warning("the club publisher cannot read the journal yet: %s", error)
             return None
 
-    def _try_collect(self, outbox: Outbox, journal: Journal | None, failing: bool) -> bool:
-        """Collect; False (said once) when the outbox or the journal cannot be used now: tried again soon."""
+    def _attempt(self, action: Callable[[], None]) -> bool:
+        """Run a step on the outbox; False (said once) when it or the journal cannot be used now (a full
+        disk): nothing of the step was kept, and it is tried again soon."""
         try:
-            self._collect(outbox, journal)
+            action()
         except (sqlite3.Error, JournalError, OSError) as error:
-            if not failing:
+            if self.fault is None:
                 log.error("the club publisher cannot put what the table did (%s): it tries again", error)
+                self._set_fault(f"the club's outbox cannot be written ({self.outbox_path}: {error}): the hall "
+                                "hears nothing new until there is room; the journal keeps everything")
             return False
-        if failing:
-            log.info("the club publisher puts again")
         return True
+
+    def _set_fault(self, fault: str | None) -> None:
+        self.fault = fault
+        if self._on_fault is not None:
+            self._on_fault(fault)
 
     def _collect(self, outbox: Outbox, journal: Journal | None) -> None:
         """Put the journal's new events and finished games, then the state (saying how many events the
@@ -190,18 +205,19 @@ class ClubPublisher:
         for connection, mid, reason in _drain(self._acks):
             if sender.acknowledged(connection, mid, reason):
                 self.refused += 1
+        sender.forget_acknowledged()
         if self._connected.is_set():
             sender.send(self._connection)
         self.waiting = sender.outbox.count()
 
     def _flush(self, outbox: Outbox, sender: _Sender, journal: Journal | None) -> None:
         """The table stops: put the last news, give the broker `FLUSH` seconds for what waits, say offline."""
-        self._collect(outbox, journal)
+        self._attempt(lambda: self._collect(outbox, journal))
         deadline = threading.Event()
         timer = threading.Timer(FLUSH, deadline.set)
         timer.start()
         while self._connected.is_set() and outbox.count() and not deadline.wait(COALESCE):
-            self._exchange(sender)
+            self._attempt(lambda: self._exchange(sender))
         timer.cancel()
         if outbox.count():
             log.warning("the club's broker has not taken %d messages: they wait in the outbox for the next start",
@@ -219,6 +235,7 @@ class _Sender:
         self.client, self.outbox = client, outbox
         self._connection = 0
         self._in_flight: dict[int, int] = {}  # mid -> outbox id
+        self._acknowledged: list[int] = []  # outbox ids the broker has, to delete (a full disk may refuse it)
         self._sent_up_to = 0  # the outbox id sent last on this connection
 
     def send(self, connection: int) -> None:
@@ -233,15 +250,21 @@ class _Sender:
             self._sent_up_to = message.id
 
     def acknowledged(self, connection: int, mid: int, reason: Any) -> bool:
-        """Delete an acknowledged message; True when the broker refused it (it is dropped: it never will)."""
+        """An acknowledged message, to delete; True when the broker refused it (it is dropped: it never will)."""
         if connection != self._connection or mid not in self._in_flight:
             return False  # the "online" status, or an ack from a connection since lost
         message_id = self._in_flight.pop(mid)
         refused = bool(reason.is_failure)
         if refused:
             log.error("the club's broker refused a message (%s): is this table's user allowed its topic?", reason)
-        self.outbox.remove([message_id])
+        self._acknowledged.append(message_id)
         return refused
+
+    def forget_acknowledged(self) -> None:
+        """Delete what the broker has from the outbox; kept to delete later when the disk refuses (sent
+        again after a restart meanwhile, the hall ignores the repeat)."""
+        self.outbox.remove(self._acknowledged)
+        self._acknowledged = []
 
 
 def _drain(acks: queue.SimpleQueue[tuple[int, int, Any]]) -> list[tuple[int, int, Any]]:

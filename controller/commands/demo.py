@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reads", type=int, choices=range(1, 6), default=5,
                         help="frames the service's vision reads per settled scene, 1 to 5; a card counts when "
                              "seen in most of them (default 5, as the service's camera)")
+    parser.add_argument("--no-deck-check", action="store_true",
+                        help="skip the deck check the dealer runs at the console before the first game")
     parser.add_argument("--games", type=int, metavar="N", help="stop after N games (default: until stopped)")
     parser.add_argument("--options", type=json.loads, default={}, metavar="JSON",
                         help='the game\'s options, as in a hand-history header (e.g. \'{"target": 61}\')')
@@ -91,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
     return run_demo(DemoSettings(args.game, players, seed, args.options, args.games, args.speed, args.reads,
                                  args.host, None if args.no_panel else args.port, pin, args.state,
-                                 Path(args.history) if args.history else None, deal=args.deal))
+                                 Path(args.history) if args.history else None, deal=args.deal,
+                                 deck_check=not args.no_deck_check))
 
 
 def run_demo(settings: DemoSettings) -> int:

@@ -27,6 +27,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
     cannot be had."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     from web_panel.hall.config import load_hall_config
+    from web_panel.hall.store import StoreError
 
     try:
         config = load_hall_config(args.config)
@@ -35,7 +36,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
         return 2
     try:
         return serve_hall(config)
-    except (OSError, sqlite3.Error) as error:
+    except (OSError, sqlite3.Error, StoreError) as error:
         print(f"cardtable hall: refused: {error}", file=sys.stderr)
         return 1
 
@@ -73,7 +74,7 @@ def cmd_new_evening(args: argparse.Namespace) -> int:
     finally:
         store.close()
     top = ", ".join(f"{row['player']} {row['points']}" for row in leaders)
-    print(f"closed evening {closed.id} ({closed.started} to {closed.closed}): {closed.games} games; {top}")
+    print(f"closed evening {closed.id} ({closed.started} to {closed.closed}): {_games(closed.games)}; {top}")
     print(f"evening {opened.id} begins: finished games are kept under it from now on")
     return 0
 
@@ -83,10 +84,14 @@ def cmd_evenings(args: argparse.Namespace) -> int:
     try:
         for evening in store.evenings():
             until = evening.closed or "now (the current evening)"
-            print(f"{evening.id}\t{evening.started}\t{until}\t{evening.games} games")
+            print(f"{evening.id}\t{evening.started}\t{until}\t{_games(evening.games)}")
     finally:
         store.close()
     return 0
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
 
 
 def serve_hall(config: HallConfig) -> int:

@@ -47,7 +47,8 @@ def serve(path: Path) -> int:
         raise ConfigError("panel.port", str(error)) from None
     log.info("the panel: %s (console: %s)", panel.url(), panel.url("/console"))
     # A club evening: the hub and the journal also go to the club's broker (controller/club/).
-    publisher = ClubPublisher(config.club, service.hub, config.state_directory) if config.club.enabled else None
+    publisher = (ClubPublisher(config.club, service.hub, config.state_directory, on_fault=service.club_fault)
+                 if config.club.enabled else None)
     run_until_signalled(service, panel, publisher)
     return 0
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,8 +23,9 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
-from vision.deck import deck_named
+from vision.deck import Deck, deck_named
 from vision.detect import Detector
+from vision.model import IndexModel
 from vision.model_files import DEFAULT_MODEL, load_model
 from vision.recognize import Recognizer
 from vision.sources import Frame, FrameSource
@@ -39,12 +41,15 @@ log = logging.getLogger(__name__)
 Post = Callable[[float, Any], None]  # (when it was seen, the observation or camera status)
 
 
-def build_watcher(camera: CameraConfig, source: FrameSource | None = None) -> Watcher:
+def build_watcher(camera: CameraConfig, source: FrameSource | None = None, enrolled: Path | None = None) -> Watcher:
     """The live loop the config describes (its own `source` unless one is given, e.g. by a test); a
-    calibration, an enrolled deck or a source that cannot be used is a ConfigError naming its key."""
+    calibration, an enrolled deck or a source that cannot be used is a ConfigError naming its key.
+    `enrolled`: the deck enrolled at the console, read with unless the config names one."""
     with _blaming("camera.calibration"):
         calibration = (scene_calibration(SYNTHETIC_STYLE) if camera.calibration is None
                        else Calibration.load(camera.calibration))
+    if enrolled is not None and camera.enrolment is None:
+        camera = replace(camera, enrolment=enrolled)
     detector = _detector(camera, calibration)
     tracker = TableTracker(detector.detect, calibration.zones, k=camera.votes, n=camera.reads)
     with _blaming("camera.source"):
@@ -69,9 +74,20 @@ def build_reader_watcher(camera: CameraConfig, reader: ReaderConfig, source: Fra
 def _detector(camera: CameraConfig, calibration: Calibration | None) -> Detector:
     with _blaming("camera.enrolment"):
         model = load_model(camera.enrolment or DEFAULT_MODEL)
-    recognizer = Recognizer(model, glyph_px=calibration.glyph_px() if calibration else None,
-                            card_area=calibration.card_area if calibration else None, deck=deck_named(camera.deck))
-    return Detector(recognizer, calibration)
+    return Detector(_recognizer(model, calibration, deck_named(camera.deck)), calibration)
+
+
+def _recognizer(model: IndexModel, calibration: Calibration | None, deck: Deck) -> Recognizer:
+    return Recognizer(model, glyph_px=calibration.glyph_px() if calibration else None,
+                      card_area=calibration.card_area if calibration else None, deck=deck)
+
+
+def read_with(watcher: Watcher, model: IndexModel) -> None:
+    """The watcher reads with `model` from its next frame on (a deck enrolled at the console): its
+    detector's recognizer is replaced whole, which the camera thread picks up at its next read."""
+    detector = getattr(watcher.check, "__self__", None)  # build_watcher's frame check is its detector's
+    assert isinstance(detector, Detector), "a watcher not built by build_watcher"
+    detector.recognizer = _recognizer(model, detector.calibration, detector.recognizer.deck)
 
 
 CROP_MARGIN = 12  # frame pixels around a zone's box in a crop
@@ -157,6 +173,12 @@ class CameraFeed:
 
     def start(self) -> None:
         self._thread.start()
+
+    def latest_image(self) -> np.ndarray | None:
+        """The latest frame the camera read (the watcher's thread replaces it whole)."""
+        source = self.watcher.source
+        frame = source.latest if isinstance(source, Keeping) else None
+        return None if frame is None else frame.image
 
     def crop(self, zone: str) -> bytes | None:
         """`zone` in the latest frame, as a PNG; None without a frame or for a zone the calibration lacks."""

@@ -26,6 +26,7 @@ from controller.pegboard.link import DEFAULT_PORT
 DEFAULT_PATH = Path("/etc/cardtable/config.toml")
 GAMES = ("cribbage", "femkort", "ferbli")
 DECKS = ("52", "32")
+DECK_CHECKS = ("off", "offer", "required")
 SYNTHETIC = "synthetic"  # the source synthetic[:SEED]
 MAX_READS = 8
 
@@ -100,6 +101,13 @@ class PanelConfig:
 @dataclass(frozen=True)
 class ConsoleConfig:
     pin_hash: str = ""  # set with `cardtable console-pin`; empty: the console is locked
+    # the deck check between games: "off" (not offered), "offer", "required" (a game starts only on a deck
+    # whose latest check passed)
+    deck_check: str = "offer"
+
+    def __post_init__(self) -> None:
+        if self.deck_check not in DECK_CHECKS:
+            raise ValueError(f"deck_check: must be one of {', '.join(DECK_CHECKS)}, not {self.deck_check!r}")
 
 
 @dataclass(frozen=True)

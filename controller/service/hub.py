@@ -29,6 +29,7 @@ from typing import Any
 
 # The hold's parts a spectator may see; the crop and the cards still possible are the dealer's.
 PUBLIC_HOLD_KEYS = ("reason", "seat", "zone")
+PUBLIC_CHECK_KEYS = ("state", "deck", "at")  # a deck check's; the cards missing or twice are the dealer's
 DEFAULT_HISTORY = 256  # ~17 s of changes at 15 fps: a phone that loses Wi-Fi for a moment resumes
 
 
@@ -42,15 +43,26 @@ class TableStatus:
     hold: dict[str, Any] | None = None  # what the table waits for (the session's hold)
     last_refusal: dict[str, Any] | None = None  # {"event": ..., "error": ...} of the latest refused event
     fault: str | None = None  # why the table refuses to play on (journal read-only, disk full)
+    club: str | None = None  # why the club publisher cannot put what the table does (its outbox's disk full)
     notice: str | None = None  # the session's word on the latest input (may name a hidden card: dealer only)
+    deck_check: dict[str, Any] | None = None  # the running or latest deck check (its cards: dealer only)
+    deck_check_mode: str = "offer"  # [console] deck_check: off, offer, required
+    enrolment: dict[str, Any] | None = None  # a live enrolment at the console: progress, question (dealer only)
 
     def public(self) -> dict[str, Any]:
         hold = None if self.hold is None else {k: self.hold[k] for k in PUBLIC_HOLD_KEYS if k in self.hold}
         return {"camera": self.camera, "pegboard": self.pegboard, "hold": hold,
-                "last_refusal": self.last_refusal, "fault": self.fault}
+                "last_refusal": self.last_refusal, "fault": self.fault, "club": self.club,
+                "deck_check": _public_check(self.deck_check)}
 
     def dealer(self) -> dict[str, Any]:
-        return {**self.public(), "hold": self.hold, "notice": self.notice}
+        return {**self.public(), "hold": self.hold, "notice": self.notice, "deck_check": self.deck_check,
+                "deck_check_mode": self.deck_check_mode, "enrolment": self.enrolment}
+
+
+def _public_check(check: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What spectators may see of a deck check: that it runs, passed or failed, and for which deck; no card."""
+    return None if check is None else {key: check[key] for key in PUBLIC_CHECK_KEYS if key in check}
 
 
 @dataclass(frozen=True)

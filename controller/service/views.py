@@ -31,19 +31,24 @@ SEAT_NUMBER = re.compile(r"\bseat (\d+)\b")  # the engines' words for a seat: it
 CARD_NAME = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")  # controller.cards' names: 10H, QS, AD
 
 
-def public_view(session: TableSession) -> dict[str, Any]:
-    return _with_table(session, session.engine.public_view())
-
-
-def dealer_view(session: TableSession) -> dict[str, Any]:
+def views(session: TableSession) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The public and the dealer view of the session as it stands, for one publish. The table part (names,
+    the picture, a cribbage hand's review: some milliseconds) is built once and goes into both."""
+    table = _table(session)
     reader = session.table.faces.get(READER, [])
-    return {**_with_table(session, session.engine.dealer_view()), "reader": list(reader),
-            "hand_events": session.hand_events()}
+    dealer = {**session.engine.dealer_view(), **table, "reader": list(reader), "hand_events": session.hand_events()}
+    return {**session.engine.public_view(), **table}, dealer
 
 
-def _with_table(session: TableSession, view: dict[str, Any]) -> dict[str, Any]:
+def public_view(session: TableSession) -> dict[str, Any]:
+    """The public view alone (what a refusal may name)."""
+    return {**session.engine.public_view(), **_table(session)}
+
+
+def _table(session: TableSession) -> dict[str, Any]:
+    """What both views add to the engine's: the players' names, the table picture, the hand's review."""
     picture = session.table
-    table = {**view, "players": list(session.setup.players),
+    table = {"players": list(session.setup.players),
              "face_up": {zone: list(cards) for zone, cards in picture.faces.items() if zone != READER and cards},
              "face_down": {zone: count for zone, count in picture.face_down.items() if count}}
     review = cribbage_review(session)

@@ -92,13 +92,13 @@ def separated_cards(design: Design, frames: int, seed: int = 0, card_width: floa
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = _random_style(rng, card_width)
+        style = random_style(rng, card_width)
         layout = random_layout(8, style, seed=seed * 1000 + k, names=sorted(design.faces))
         out.append(Scene(render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout], style))
     return out
 
 
-def _random_style(rng: np.random.Generator, card_width: float | None = None) -> SceneStyle:
+def random_style(rng: np.random.Generator, card_width: float | None = None) -> SceneStyle:
     """A table camera's scene: cards 110-150 px wide (or `card_width`: the draw is made all the same, so
     the other choices stay those of the same seed), random table colour, tilt, light and blur."""
     width = float(rng.uniform(110, 150))
@@ -115,7 +115,7 @@ def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float |
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = _random_style(rng, card_width)
+        style = random_style(rng, card_width)
         names = [str(n) for n in rng.permutation(sorted(design.faces))[:10]]
         cards = []
         for fan, x in enumerate((0.3, 0.7)):

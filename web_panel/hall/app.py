@@ -3,7 +3,6 @@ past evenings (a page and their JSON: each evening's standings and games, as the
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
@@ -17,14 +16,15 @@ from .board import HallBoard, download
 from .standings import standings
 from .store import Evening, HallStore
 
-PANEL_STATIC = Path(__file__).resolve().parent.parent / "static"
+PANEL = Path(__file__).resolve().parent.parent
 
 hall = Blueprint("hall", __name__, template_folder="templates", static_folder="static",
                  static_url_path="/hall-static")
 
 
 def create_hall_app(board: HallBoard, store: HallStore, settings: PanelSettings | None = None) -> Flask:
-    app = Flask(__name__, static_folder=str(PANEL_STATIC))  # the panel's look and its render.js's esc()
+    # the panel's look, its render.js's esc() and the page frame the hall's pages extend
+    app = Flask(__name__, static_folder=str(PANEL / "static"), template_folder=str(PANEL / "templates"))
     app.extensions.update({"cardtable.board": board, "cardtable.store": store,
                            "cardtable.settings": settings or PanelSettings()})
     app.register_blueprint(hall)
@@ -44,16 +44,13 @@ def page() -> str:
 
 @hall.get("/api/board")
 def board() -> Response:
-    return Response(_board().snapshot().public_json, mimetype="application/json",
-                    headers={"Cache-Control": "no-store"})
+    return stream.latest_response(_board())
 
 
 @hall.get("/api/events")
 def events() -> Response:
     settings: PanelSettings = current_app.extensions["cardtable.settings"]
-    last_seen = stream.parse_last_event_id(request.headers.get("Last-Event-ID"))
-    return Response(stream.events(_board(), last_seen, settings.keepalive), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return stream.stream_response(_board(), settings.keepalive)
 
 
 def _store() -> HallStore:
@@ -75,6 +72,7 @@ def history(table: str, game: int) -> Response:
 
 
 def _evening_document(evening: Evening) -> dict[str, Any]:
+    """An evening with its standings and its games (the list, in place of their count)."""
     games = _store().games(evening.id)
     return {**evening.to_json(), "standings": standings(_store().finished(evening.id)),
             "games": [{**game, "download": download(game)} for game in games]}

@@ -131,9 +131,13 @@ class HallBoard:
         return self._tables.setdefault(name, _Table())
 
     def _run(self) -> None:
+        next_look = time.monotonic() + EVENING_POLL
         while True:
-            if not self._dirty.wait(EVENING_POLL) and self.store.current_evening().id != self._evening.id:
-                self.games_changed()  # another process (the organiser's command) began the next evening
+            self._dirty.wait(EVENING_POLL)
+            if time.monotonic() >= next_look:  # busy or quiet, once a second
+                next_look = time.monotonic() + EVENING_POLL
+                if self.store.current_evening().id != self._evening.id:
+                    self.games_changed()  # another process (the organiser's command) began the next evening
             if self._closed:
                 return
             if not self._dirty.is_set():

@@ -48,6 +48,44 @@
     }).join("") + "</ul>";
   }
 
+  function drawCheck(status) {
+    const mode = status.deck_check_mode, check = status.deck_check;
+    $("deck-check").hidden = mode === "off";
+    $("check-required").hidden = mode !== "required";
+    const running = Boolean(check && check.state === "checking");
+    $("check-start").hidden = running;
+    $("check-next").hidden = $("check-finish").hidden = !running;
+    $("check-gathered").hidden = running || !(check && check.lying);
+    if (!check) { $("check-progress").innerHTML = ""; return; }
+    const twice = Object.entries(check.twice || {}).map(([c, n]) => `${Render.card(c)} (${n}\u00d7)`).join(" ");
+    let html = `<p id="check-count" data-state="${Render.esc(check.state)}"><strong>${check.read} of ${check.size}</strong> read`
+      + (running ? `, spread ${check.spread}` : "") + `</p>`;
+    if (check.summary) html += `<p id="check-verdict" class="${check.passed ? "" : "warn"}">${Render.esc(check.summary)}</p>`;
+    if (check.at) html += `<p class="dim">checked ${Render.esc(check.at)}</p>`;
+    html += `<p>Missing: <span id="check-missing">${Render.cards(check.missing)}</span></p>`;
+    if (twice) html += `<p>Read twice: <span id="check-twice">${twice}</span></p>`;
+    if (check.unread) html += `<p id="check-unread">${check.unread} seen but not read (spread them apart, in the light)</p>`;
+    if ((check.foreign || []).length) html += `<p>Not of this deck: ${Render.cards(check.foreign)}</p>`;
+    if (check.state === "failed") {
+      html += `<p id="check-enrol">If the cards lay apart and still were not read, enrol this deck (below: Enrol the deck), then check it again.</p>`;
+    }
+    if (check.lying && !running) html += `<p class="dim">${check.lying} cards of the check still lie face up: gather them.</p>`;
+    $("check-progress").innerHTML = html;
+  }
+
+  function drawEnrolment(e) {
+    const running = Boolean(e && e.state === "enrolling");
+    $("enrol-start").hidden = running;
+    $("enrol-finish").hidden = !running;
+    $("enrol-line").textContent = e ? e.line : "";
+    $("enrol-said").textContent = e && running ? e.said : "";
+    $("enrol-question").hidden = !(running && e.question);
+    if (running && e.question) {
+      $("enrol-asked").textContent = e.question.text + (e.question.suggestion ? ` (empty: ${e.question.suggestion})` : "");
+    }
+    $("enrol-result").textContent = e && e.read_back ? `Enrolled. Test deal: ${e.read_back}` : "";
+  }
+
   async function refresh() {
     const reply = await fetch("/console/api/state", {cache: "no-store", credentials: "same-origin"});
     if (reply.status === 401) { showDesk(false); return; }
@@ -57,6 +95,8 @@
     $("state").innerHTML = Render.status(current) + Render.game(current, []);
     drawHands(current.table || {});
     drawHold(current.status.hold);
+    drawCheck(current.status);
+    drawEnrolment(current.status.enrolment);
   }
 
   $("sign-in").addEventListener("submit", async (e) => {
@@ -69,6 +109,17 @@
     if (button) post("/console/api/resolve", {card: button.dataset.resolve});
   });
   $("relay").addEventListener("click", () => post("/console/api/relay"));
+  $("check-start").addEventListener("click", () => post("/console/api/deck-check", {step: "start", ...($("check-deck").value ? {deck: $("check-deck").value} : {})}));
+  $("check-next").addEventListener("click", () => post("/console/api/deck-check", {step: "next"}));
+  $("enrol-start").addEventListener("click", () => post("/console/api/enrolment", {step: "start"}));
+  $("enrol-finish").addEventListener("click", () => post("/console/api/enrolment", {step: "finish"}));
+  $("enrol-skip").addEventListener("click", () => post("/console/api/enrolment", {step: "answer", answer: "skip"}));
+  $("enrol-question").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await post("/console/api/enrolment", {step: "answer", answer: $("enrol-card").value})) $("enrol-card").value = "";
+  });
+  $("check-finish").addEventListener("click", () => post("/console/api/deck-check", {step: "finish"}));
+  $("check-gathered").addEventListener("click", () => post("/console/api/deck-check", {step: "gathered"}));
   $("undo").addEventListener("click", () => {
     if (confirm("Undo the last accepted event?")) post("/console/api/undo", {confirm: true});
   });

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from controller.cribbage.game import Phase
+from controller.cribbage.game import HIGHEST, Phase
+from controller.cribbage.pegging import LIMIT
 from controller.simulation.cribbage import Driver
 from controller.simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, TurnUp
 from controller.simulation.scene.refusal import refused
@@ -37,8 +38,8 @@ class CribbagePlayers:
         return self._show()
 
     def mistake(self, move: Move, rng: random.Random) -> list[Action]:
-        """Something a real player gets wrong while pegging: a card laid out of turn, or GO while holding a
-        card that fits; nothing when the rules would allow it."""
+        """Something a real player gets wrong while pegging, that the table refuses: a card laid out of turn,
+        or GO while every card still fits; nothing when the rules would allow it."""
         game, truth = self.driver.game, self.driver.truth
         seat = game.to_act()
         if game.phase is not Phase.PLAY or seat is None:
@@ -48,7 +49,10 @@ class CribbagePlayers:
             other = rng.choice(others)
             card = str(truth.holding[other][0])
             return [Lay(seat_zone(other), card)] if refused(game, {"type": "play", "seat": other, "card": card}) else []
-        return [Press("go", seat)] if refused(game, {"type": "go", "seat": seat}) else []
+        # GO only where every card fits: a table that did not read the hand refuses only that (above it, it
+        # takes the GO and finds the false go at the show, while this engine, which knows the hand, would
+        # have refused it: the two tables would part)
+        return [Press("go", seat)] if game.state.hand.count + HIGHEST <= LIMIT else []
 
     def _show(self) -> list[Action]:
         """In counting order, each player lays the cards still in hand face up beside those played (the

@@ -1,0 +1,134 @@
+"""The console's deck check in a real headless Chromium (Debian's, through Playwright) at a phone's width,
+against the real table service whose camera is the rendered table: the dealer taps Check deck, the deck
+is spread (one card missing) and read live, Finish names the missing card and offers enrolment, the game
+start is refused (`deck_check = "required"`), spectators see only that the check failed; a second check
+passes and the game starts. Then a card enrolled at the console, its question answered there."""
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.service.panel import PanelServer
+from controller.service.pin import hash_pin
+from controller.simulation.scene.spreads import spreads
+from deck_check_support import PILE, table
+from vision.deck import FULL_DECK
+from vision.live_enroll import deck_order
+from vision.synthetic import PlacedCard
+from vision.watch import SYNTHETIC_STYLE
+from web_panel.settings import PanelSettings
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None, reason="Debian's chromium is not installed")
+PHONE = {"width": 360, "height": 740}
+PIN = "2468"
+
+
+@pytest.fixture
+def page() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"])
+        context = chromium.new_context(viewport=PHONE)
+        yield context.new_page()
+        chromium.close()
+
+
+def count_says(page: Any, text: str) -> None:
+    page.wait_for_function(f"(document.getElementById('check-count') || {{}}).textContent?.includes({text!r})")
+
+
+def test_the_dealer_checks_the_deck_at_the_console(page: Any, tmp_path: Path) -> None:
+    pin_hash = hash_pin(PIN)
+    with table(tmp_path, "required", pin_hash=pin_hash) as t:
+        panel = PanelServer(t.service, "127.0.0.1", 0, PanelSettings(pin_hash=pin_hash, keepalive=0.5))
+        panel.start()
+        try:
+            page.on("dialog", lambda dialog: dialog.accept())  # "a game is being played: end it?"
+            page.goto(panel.url("/console"))
+            page.fill("#pin", PIN)
+            page.click("#sign-in button")
+            page.wait_for_selector("#deck-check:not([hidden])")
+            assert page.is_visible("#check-required")
+            page.click("#start button")  # no check yet: the game start is refused
+            page.wait_for_function("document.getElementById('answer').textContent.includes('check the 52-card deck')")
+            page.click("#check-start")
+            page.wait_for_selector("#check-next:not([hidden])")
+            first, second, third = spreads([card for card in deck_order(FULL_DECK) if card != "QS"], SYNTHETIC_STYLE)
+            t.lay(first)
+            count_says(page, f"{len(first)} of 52")
+            assert "spread 1" in page.inner_text("#check-count")
+            page.click("#check-next")
+            count_says(page, "spread 2")
+            t.lay(PILE)
+            t.lay(second)
+            page.click("#check-next")
+            count_says(page, "spread 3")
+            t.lay(third)
+            count_says(page, "51 of 52")
+            page.click("#check-finish")
+            page.wait_for_selector("#check-verdict")
+            assert "not read: QS" in page.inner_text("#check-verdict")
+            assert page.locator("#check-missing [data-card='QS']").count() == 1
+            assert "enrol" in page.inner_text("#check-enrol")
+            page.screenshot(path=str(tmp_path / "deck-check-failed.png"), full_page=True)
+            t.lay(PILE)
+            page.click("#start button")
+            page.wait_for_function("document.getElementById('answer').textContent.includes('latest deck check failed')")
+            spectator = page.context.new_page()
+            spectator.goto(panel.url())
+            spectator.wait_for_selector("[data-status='Deck']")
+            assert spectator.inner_text("[data-status='Deck']") == "52-card deck failed its check \u2717"
+            assert "QS" not in spectator.content()
+            spectator.close()
+            page.click("#check-start")
+            page.wait_for_selector("#check-next:not([hidden])")
+            for number, spread in enumerate(spreads(deck_order(FULL_DECK), SYNTHETIC_STYLE)):
+                if number:
+                    page.click("#check-next")
+                    count_says(page, f"spread {number + 1}")
+                t.lay(spread)
+            count_says(page, "52 of 52")
+            page.click("#check-finish")
+            page.wait_for_function("document.getElementById('check-verdict')?.textContent.includes('passed')")
+            t.lay(PILE)
+            page.fill("#start-players", "Ann, Bo")
+            page.click("#start button")
+            page.wait_for_function("document.getElementById('answer').textContent.includes('game 2: cribbage')")
+        finally:
+            panel.stop()
+
+
+def test_the_dealer_enrols_a_card_at_the_console(page: Any, tmp_path: Path) -> None:
+    pin_hash = hash_pin(PIN)
+    with table(tmp_path, pin_hash=pin_hash) as t:
+        panel = PanelServer(t.service, "127.0.0.1", 0, PanelSettings(pin_hash=pin_hash, keepalive=0.5))
+        panel.start()
+        try:
+            page.goto(panel.url("/console"))
+            page.fill("#pin", PIN)
+            page.click("#sign-in button")
+            page.click("#enrol-start")
+            page.wait_for_selector("#enrol-finish:not([hidden])")
+            t.lay([PlacedCard("QS", 300, 270)])
+            page.wait_for_selector("#enrol-question:not([hidden])")
+            assert page.inner_text("#enrol-asked") == "read as QS (empty: QS)"
+            page.fill("#enrol-card", "ZZ")
+            page.click("#enrol-question button[type=submit]")
+            page.wait_for_function("document.getElementById('answer').textContent.includes(\"'skip'\")")
+            page.fill("#enrol-card", "")
+            page.click("#enrol-question button[type=submit]")
+            page.wait_for_selector("#enrol-question", state="hidden")
+            t.lay([PlacedCard("QS", 620, 270, angle=15)])
+            page.wait_for_function("document.getElementById('enrol-line').textContent.includes('1/52 cards')")
+            page.screenshot(path=str(tmp_path / "enrolment.png"), full_page=True)
+            page.click("#enrol-finish")
+            page.wait_for_function("document.getElementById('enrol-result').textContent.includes('read back 2 of 2')")
+            page.wait_for_function("document.getElementById('answer').textContent.includes('enrolled 1 cards')")
+        finally:
+            panel.stop()

@@ -1,0 +1,68 @@
+"""Live enrolment at the console through the real service: its camera (the rendered table) shows the
+cards laid one at a time, the views are put to the dealer and answered through the console port, the deck
+is enrolled, read back, saved in the state directory and read with at once, and again after a restart;
+the cards laid for it never reach the game."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from controller.journal import JOURNAL_NAME, Journal
+from controller.service.camera import Detector
+from controller.service.enrolment import ENROLLED_NAME
+from deck_check_support import PILE, Table, table
+from vision.enroll import EnrolledModel
+from vision.synthetic import PlacedCard
+
+
+def enrolment(t: Table, wanted: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """The enrolment's state in the dealer document once `wanted(state)` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = t.service.hub.snapshot().dealer_document()["status"]["enrolment"]
+        if state is not None and wanted(state):
+            return dict(state)
+        time.sleep(0.05)
+    raise AssertionError(f"the enrolment never got there: {t.service.hub.snapshot().status.enrolment}")
+
+
+def recognizer_model(t: Table) -> object:
+    assert t.service.camera is not None
+    detector = t.service.camera.watcher.check.__self__  # type: ignore[attr-defined]
+    assert isinstance(detector, Detector)
+    return detector.recognizer.model
+
+
+def test_the_dealer_enrols_cards_at_the_console_and_the_table_reads_with_them(tmp_path: Path) -> None:
+    with table(tmp_path) as t:
+        service = t.service
+        assert "not an enrolment step: 'go'" in service.enrolment("go").message
+        assert "no enrolment is running" in service.enrolment("finish").message
+        said = service.enrolment("start")
+        assert said.ok and "52-card deck" in said.message
+        assert "an enrolment is running" in service.deck_check("start").message
+        for done, card in enumerate(("QS", "7H")):
+            t.lay([PlacedCard(card, 300, 270)])  # a new card's first view is put to the dealer
+            question = enrolment(t, lambda s: s["question"] is not None)["question"]
+            assert question == {"text": f"read as {card}", "suggestion": card}
+            if card == "7H":  # a wrong answer is said, and the question stays
+                assert "'skip' to leave out this view" in service.enrolment("answer", "ZZ").message
+                assert enrolment(t, lambda s: True)["question"] is not None
+            assert service.enrolment("answer", "").ok  # Enter: the card read
+            t.lay([PlacedCard(card, 620, 270, angle=15)])  # moved: its second view, the card expected
+            enrolment(t, lambda s: s["done"] == done + 1)
+        state = enrolment(t, lambda s: s["done"] == 2)
+        assert state["line"].startswith("[#") and "2/52 cards" in state["line"]
+        finished = service.enrolment("finish")
+        assert finished.ok and "enrolled 2 cards" in finished.message and "read back 4 of 4 photos" in finished.message
+        assert (tmp_path / "state" / ENROLLED_NAME).is_file()
+        assert isinstance(recognizer_model(t), EnrolledModel)  # read with at once
+        t.lay(PILE)  # the last card taken away: the game hears the camera again
+        t.lay([*PILE, PlacedCard("5H", 480, 470)])
+        assert service.session.table.faces.get("seat-1") == ["5H"]
+        with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+            placed = [line["card"] for line in journal.inputs(service.table.game_id) if line["type"] == "placed"]
+        assert placed == ["5H"]  # none of the enrolment's cards
+    with table(tmp_path) as t:  # restarted: the deck enrolled at the console is read with
+        assert isinstance(recognizer_model(t), EnrolledModel)

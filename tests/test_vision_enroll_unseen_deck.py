@@ -1,0 +1,62 @@
+"""Enrolment on a deck design the generic recognizer never saw (aisleriot's anglo_modern, rendered): enrolled
+from one view of each card, it names cards the generic recognizer leaves unknown, and none wrong; the
+naming rule itself, and an enrolled deck's file keeping its views (and an older file loading without them)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.enroll import EnrolledModel, enroll_views
+from vision.evaluate import score_image
+from vision.prototypes import NAME_LEAD, NAME_SIMILAR, Prototypes
+from vision.recognize import Recognizer
+from vision.training.decks import load_designs, separated_cards
+from vision.training.enrolled_decks import enrolment_views
+
+DECKS = Path(__file__).parent / "data" / "decks"  # 11 cards of anglo_modern (README.md there: GPL-3+)
+
+
+@pytest.fixture(scope="module")
+def enrolled() -> EnrolledModel:
+    (design,) = load_designs(DECKS, {"ar-anglo_modern": frozenset()})
+    return enroll_views(enrolment_views(design, views=1))
+
+
+def test_one_view_per_card_reads_more_of_an_unseen_deck_and_nothing_wrong(enrolled: EnrolledModel) -> None:
+    (design,) = load_designs(DECKS, {"ar-anglo_modern": frozenset()})
+    assert enrolled.prototypes.generic  # one view per card: nothing to calibrate on, yet the views name cards
+    scenes = [s for seed in (1, 3) for s in separated_cards(design, 1, seed=seed)]  # other seeds than the views'
+    generic, mine = Recognizer(), Recognizer(enrolled)
+    before = [score_image("", s.truth, generic.read(s.frame), 0.0) for s in scenes]
+    after = [score_image("", s.truth, mine.read(s.frame), 0.0) for s in scenes]
+    # 10 of 16 generic (its Q and K indices in an unseen typeface), 14 enrolled
+    assert sum(s.correct for s in after) >= sum(s.correct for s in before) + 2
+    assert not any(s.wrong for s in after)
+
+
+def test_naming_rule() -> None:
+    """Every corner nearest to one card's views, close and by a lead; else nothing."""
+    views = np.eye(4)[[0, 0, 1, 2]]  # card 0 twice (two views), cards 1 and 2 once
+    protos = Prototypes.build(views, np.array([0, 0, 1, 2]), threshold=0.9)
+    near_0 = np.array([1.0, 0.05, 0, 0])
+    assert protos.name(np.array([near_0, near_0])) == 0
+    assert protos.name(np.array([near_0, [0.0, 1.0, 0, 0]])) is None  # the corners disagree
+    assert protos.name(np.array([[1.0, 0, 0, 1.2]])) is None  # nearest a card not enrolled: not close enough
+    tied = np.array([[NAME_SIMILAR, NAME_SIMILAR - NAME_LEAD / 2, 0.1, 0]])  # card 1 nearly as near as card 0
+    assert protos.name(tied) is None
+    assert protos.name(np.zeros((0, 4))) is None
+
+
+def test_enrolled_file_keeps_its_views_and_old_files_load(enrolled: EnrolledModel, tmp_path: Path) -> None:
+    enrolled.save(tmp_path / "deck.npz")
+    loaded = EnrolledModel.load(tmp_path / "deck.npz").prototypes
+    assert np.array_equal(loaded.views, enrolled.prototypes.views.astype(np.float32))
+    assert np.array_equal(loaded.view_class, enrolled.prototypes.view_class)
+    with np.load(tmp_path / "deck.npz") as z:  # a file written before the views were kept
+        np.savez(tmp_path / "old.npz", **{k: z[k] for k in z.files if k not in ("views", "view_class")})
+    old = EnrolledModel.load(tmp_path / "old.npz").prototypes
+    assert len(old.views) == 0  # its prototypes serve as one view per card
+    card, similar, _ = old.nearest(old.means)
+    assert np.array_equal(card, old.classes) and np.allclose(similar, 1.0)
