@@ -82,7 +82,8 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
         split += parts
     cards = split
     for card in cards:
-        if any(rd.doubted and rd.guess != card.card for rd in card.corners) or _contradicted(card):
+        if any(rd.doubted and rd.guess != card.card for rd in card.corners) or (
+                id(card.corners[0]) not in centres and _contradicted(card)):  # an isolated card's own corners
             card.card = UNKNOWN
     named = [np.array(c.quad, np.float32) for c in cards if c.card != UNKNOWN]
     # pips of a card we read, or its other corners (a deck printing four indices), are no news
