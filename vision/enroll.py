@@ -33,6 +33,10 @@ from vision.working_scale import expected_length, working_scale
 from vision.sources import IMAGE_SUFFIXES, load_image
 
 Progress = Callable[[int, int], None]
+# The index CNN's probability of the suit the enrolled views name, on each corner, for them to name a card.
+# Picked on a 'test' photo under the blue cast (training/casts.py): a 3D whose ink looked no longer red,
+# read 3S by the views (0.92, lead 0.12), the CNN's spade 0.70.
+NAME_SUIT = 0.9
 
 
 def parse_card(name: str) -> tuple[int, int]:
@@ -153,8 +157,9 @@ class EnrolledModel:
 
     def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK) -> None:
         """Name, in place, each unknown card whose corner indices the enrolled views all name alike
-        (Prototypes.name), when every corner's ink is of its suit's colour, no corner guesses another card and
-        no card of that name is read in the frame. (Photos named after the wrong card would otherwise teach:
+        (Prototypes.name), when the CNN reads that suit at NAME_SUIT or more on every corner (an unseen
+        typeface's ranks are what it misreads), every corner's ink is of that suit's colour, no corner guesses another card and no
+        card of that name is read in the frame. (Photos named after the wrong card would otherwise teach:
         a 4H enrolled as 4S named a held-out 4H '4S'; its red ink stops that.)"""
         read = {c.card for c in cards}
         colourful = in_colour(frame)
@@ -162,9 +167,10 @@ class EnrolledModel:
             if card.card != UNKNOWN or not card.corners:
                 continue
             x, redness = self.base.patches(frame, [rd.candidate for rd in card.corners])
-            named = self.prototypes.name(self.base.forward_embedded(x, 1.0)[2])  # the embedding: first member
-            if named is None:
-                continue
+            _, suit_p, embedding = self.base.forward_embedded(x, 1.0)  # the embedding: the first member's
+            named = self.prototypes.name(embedding)
+            if named is None or (suit_p[:, named % len(SUITS)] < NAME_SUIT).any():
+                continue  # the CNN's own suit head must agree on every corner (a 3D under a blue cast: 3S at 0.7)
             name = RANKS[named // len(SUITS)] + SUITS[named % len(SUITS)]
             if name in read or not deck.allows(name) or any(rd.guess not in (None, name) for rd in card.corners):
                 continue
