@@ -72,10 +72,9 @@ def patch_ink(raw: np.ndarray) -> np.ndarray:
 
 
 def over_paper(raw: np.ndarray, paper: np.ndarray) -> np.ndarray:
-    """(N, h, w, 3) patches -> (N, 3, h, w) network input: each over its paper level (N,), or each channel
-    over its own (N, 3), minus 0.5."""
+    """(N, h, w, 3) patches -> (N, 3, h, w) network input: each over its paper level (N,), minus 0.5."""
     x = raw.transpose(0, 3, 1, 2).astype(np.float32, order="C")
-    x *= (1.0 / paper).reshape(len(paper), -1, 1, 1)
+    x *= (1.0 / paper)[:, None, None, None]
     x -= 0.5
     return x
 
@@ -84,16 +83,14 @@ def glyph_patches(bgr: np.ndarray, cands: list[IndexCandidate], size: tuple[int,
                   extent: tuple[float, float, float, float]) -> np.ndarray:
     """(N, 3, h, w) network input of one glyph per candidate (the verifiers' and the pip network's):
     `extent` around the index centre resampled upright to `size` (w, h), over the patch's bright paper
-    level (its 95th percentile, per channel), minus 0.5."""
+    level (its 95th percentile), minus 0.5."""
     n = len(cands)
     w, h = size
     if n == 0:
         return np.zeros((0, 3, h, w), np.float32)
     raw = upright_patches(bgr, cands, size, extent)
     k = w * h * 95 // 100
-    # each channel over its own paper level: a lamp's colour is taken out (under a warm cast, blue at 0.6,
-    # jolly-royal's clubs over the darkest channel's level looked like spades to the suit verifier)
-    paper = np.maximum(np.partition(raw.reshape(n, -1, 3), k, axis=1)[:, k, :], 12).astype(np.float32)
+    paper = np.maximum(np.partition(patch_ink(raw).reshape(n, -1), k, axis=1)[:, k], 12).astype(np.float32)
     return over_paper(raw, paper)
 
 
