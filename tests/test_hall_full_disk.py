@@ -12,6 +12,7 @@ from pathlib import Path
 from club_broker import Broker, wait_until
 from club_tables import CLUB, ClubTable, game_log, named
 from hall_support import RunningHall
+from table_logs import Line
 from web_panel.hall import HallStore
 
 HALL_CLIENT = f"cardtable-hall-{CLUB}"
@@ -35,6 +36,14 @@ def make_room(store: HallStore) -> None:
         store._db.execute("PRAGMA max_page_count = 1073741823")
 
 
+def play_into_the_full_store(hall: RunningHall, table: ClubTable, lines: list[Line]) -> None:
+    """The table plays `lines` to a hall whose store has no room left, until the board says so."""
+    fill(hall.store)
+    table.publisher.start()
+    table.play(lines)
+    wait_until(lambda: hall.board_document()["fault"] is not None, what="the board saying the store is full")
+
+
 def delivered_mid(broker: Broker, topic: str) -> int:
     """The message id under which the broker sent `topic` to the hall (the last time)."""
     sent = re.findall(rf"Sending PUBLISH to {HALL_CLIENT} \(d\d, q1, r\d, m(\d+), '{re.escape(topic)}'", broker.log())
@@ -54,10 +63,7 @@ def test_a_game_the_full_store_cannot_keep_waits_unacknowledged_and_is_kept_once
     lines = named(game_log(0), ["Ann", "Bo", "Cy"])  # a cribbage game: its history spans pages
     table = ClubTable(tmp_path / "t-a", "t-a", lines[0], broker)
     try:
-        fill(hall.store)
-        table.publisher.start()
-        table.play(lines[1:])
-        wait_until(lambda: hall.board_document()["fault"] is not None, what="the board saying the store is full")
+        play_into_the_full_store(hall, table, lines[1:])
         assert len("".join(table.finished()[0]["history"])) > 4096  # more than the room left in any page
         fault = hall.board_document()["fault"]
         assert "disk full: could not keep game 1 of table 't-a'" in fault and "nothing is lost" in fault
@@ -92,10 +98,7 @@ def test_a_hall_stopped_while_full_finds_the_game_on_the_broker_at_its_next_star
     lines = named(game_log(0), ["Ann", "Bo", "Cy"])  # a cribbage game: its history spans pages
     table = ClubTable(tmp_path / "t-a", "t-a", lines[0], broker)
     try:
-        fill(hall.store)
-        table.publisher.start()
-        table.play(lines[1:])
-        wait_until(lambda: hall.board_document()["fault"] is not None, what="the board saying the store is full")
+        play_into_the_full_store(hall, table, lines[1:])
         table.publisher.stop()  # the table is gone too: only the broker has the game
         hall.close()
         hall = RunningHall(tmp_path / "hall", broker, CLUB)
