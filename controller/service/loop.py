@@ -536,12 +536,20 @@ class TableService:
         lying = sum(len(cards) for zone, cards in session.table.faces.items() if zone != READER)
         if lying:
             return f"{lying} card{'s' * (lying != 1)} of the game still lie on the table: gather them first"
-        if self._check is not None:
-            return ("a deck check is running already: finish it first" if self._check.verdict is None else
-                    "the checked deck still lies face up: gather it first")
-        if self._enrolment is not None:
-            return ("an enrolment is running: finish it first" if self._enrolment.result is None else
+        return self._camera_taken()
+
+    def _camera_taken(self) -> str | None:
+        """Why the table camera's cards are not the game's now (a deck check or an enrolment runs, or its
+        cards still lie there); None when they are."""
+        run, enrolling = self._check, self._enrolment
+        if enrolling is not None:
+            return ("an enrolment is running: finish it first" if enrolling.result is None else
                     "the enrolment's last card still lies on the table: take it away first")
+        if run is not None and run.verdict is None:
+            return "a deck check is running already: finish it first"
+        if run is not None:
+            return (f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it "
+                    "first (or say so: The deck is gathered)")
         return None
 
     def _start_enrolment(self) -> ConsoleAnswer:
@@ -637,14 +645,9 @@ class TableService:
 
     def _deck_refusal(self, game: str) -> str | None:
         """Why the console may not start `game` now, as the deck check stands; None when it may."""
-        run = self._check
-        if self._enrolment is not None:
-            return "an enrolment is running, or its last card still lies on the table: finish it, take it away"
-        if run is not None and run.verdict is None:
-            return "a deck check is running: finish it first"
-        if run is not None:
-            return (f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it "
-                    "first (or say so: The deck is gathered)")
+        taken = self._camera_taken()
+        if taken is not None:
+            return taken
         if self.config.console.deck_check != "required":
             return None
         deck = game_deck(game).name
