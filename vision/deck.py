@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.model import RANKS
+from vision.model import RANKS, SUITS
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,11 @@ class Deck:
     @property
     def full(self) -> bool:
         return self.ranks == frozenset(RANKS)
+
+    @property
+    def size(self) -> int:
+        """How many cards the deck has: 52 or 32."""
+        return len(self.ranks) * len(SUITS)
 
     def allows(self, card: str) -> bool:
         """Is `card` ("QS", "10H") one of this deck's?"""

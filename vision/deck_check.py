@@ -27,7 +27,7 @@ class DeckCheck:
         return not (self.missing or self.twice or self.unread or self.foreign)
 
     def summary(self) -> str:
-        size = sum(1 for r in RANKS if r in self.deck.ranks) * len(SUITS)
+        size = self.deck.size
         if self.passed:
             return f"deck check passed: all {size} cards read once"
         parts = [f"not read: {', '.join(self.missing)}" if self.missing else "",

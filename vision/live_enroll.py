@@ -52,7 +52,7 @@ def parse_order(text: str, deck: Deck) -> list[str]:
         raise ValueError(f"--order names {', '.join(twice)} more than once")
     foreign = [c for c in cards if c[:-1] not in deck.ranks]
     if foreign:
-        raise ValueError(f"--order names {', '.join(foreign)}, not of the {len(deck.ranks) * 4}-card deck")
+        raise ValueError(f"--order names {', '.join(foreign)}, not of the {deck.size}-card deck")
     if not cards:
         raise ValueError("--order names no card (e.g. --order AS,2S,3S)")
     return cards

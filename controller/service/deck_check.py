@@ -87,7 +87,7 @@ class DeckCheckRun:
     def progress(self) -> dict[str, Any]:
         """The check as the console shows it (dealer only: it names the cards)."""
         so_far = self.verdict or check_deck(self._cards(), self.deck)
-        size = len(self.deck.ranks) * 4
+        size = self.deck.size
         return {**so_far.to_json(), "state": self.state, "size": size, "read": size - len(so_far.missing),
                 "spread": len(self.spreads) + (self.verdict is None), "lying": sum((+self.lying).values()),
                 "summary": so_far.summary() if self.verdict else None}
