@@ -18,6 +18,15 @@ from vision.deck import FULL_DECK, PIQUET_DECK, Deck, deck_named
 from vision.deck_check import DeckCheck, check_deck
 from vision.observations import CardPlaced, CardRemoved, TableChange
 
+
+def tally(cards: Counter[str], change: TableChange) -> None:
+    """`cards`, what lies on the table, after the camera's `change` (a card placed or removed)."""
+    if isinstance(change, CardPlaced):
+        cards[change.card] += 1
+    elif isinstance(change, CardRemoved):
+        cards[change.card] = max(0, cards[change.card] - 1)
+
+
 def game_deck(game: str) -> Deck:
     """The deck a game is played with: Färbeln's 32 cards (7..A), the 52 of cribbage and Femkort."""
     return PIQUET_DECK if game == "ferbli" else FULL_DECK
@@ -47,13 +56,9 @@ class DeckCheckRun:
     def see(self, observation: TableChange) -> None:
         """One camera observation (placed / removed; face-down counts and duplicates say nothing of a
         face-up spread: a card read twice at once is two placements already)."""
-        if isinstance(observation, CardPlaced):
-            self.lying[observation.card] += 1
-            if self.verdict is None:
-                self.fresh[observation.card] += 1
-        elif isinstance(observation, CardRemoved):
-            self.lying[observation.card] = max(0, self.lying[observation.card] - 1)
-            self.fresh[observation.card] = max(0, self.fresh[observation.card] - 1)
+        tally(self.lying, observation)
+        if self.verdict is None or isinstance(observation, CardRemoved):  # a finished check's spread only shrinks
+            tally(self.fresh, observation)
 
     def next_spread(self) -> None:
         self._checking()

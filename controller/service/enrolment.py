@@ -21,7 +21,9 @@ from controller.output_files import write_atomically
 from vision.deck import Deck
 from vision.enroll import EnrolledModel, ReadBack, enroll, read_back
 from vision.live_enroll import LiveEnrolment
-from vision.observations import CardPlaced, CardRemoved, TableChange
+from vision.observations import TableChange
+
+from .deck_check import tally
 
 log = logging.getLogger(__name__)
 
@@ -94,10 +96,7 @@ class ConsoleEnrolment:
 
     def see(self, change: TableChange) -> None:
         """The service's camera observation while enrolling: the cards laid are no game's."""
-        if isinstance(change, CardPlaced):
-            self.lying[change.card] += 1
-        elif isinstance(change, CardRemoved):
-            self.lying[change.card] = max(0, self.lying[change.card] - 1)
+        tally(self.lying, change)
 
     @property
     def gathered(self) -> bool:

@@ -366,6 +366,8 @@ class TableService:
         self._refuse_unjudged()
         if self._waiting:
             log.error("stopping with %d inputs the journal never took: they are lost", len(self._waiting))
+        if self._enrolment is not None:
+            self._enrolment.cancel()  # its frame thread ends with the table
         for feed in (self.camera, self.reader):
             if feed is not None:
                 feed.stop()
