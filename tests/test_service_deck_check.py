@@ -45,6 +45,8 @@ def test_the_whole_deck_in_three_spreads_passes_and_play_hears_the_camera_again(
             assert [line["type"] for line in journal.inputs(game_id)] == ["camera", "face_down"]
         t.lay([*PILE, PlacedCard("5H", 480, 470)])  # the deck gathered: the game's camera again
         assert t.service.session.table.faces.get("seat-1") == ["5H"]
+        gathered = t.status()  # the journaled verdict, as the console shows it once the deck is off the table
+        assert (gathered["state"], gathered["read"], gathered["size"]) == ("passed", 52, 52)
 
 
 def test_a_missing_card_and_one_laid_twice_are_named_and_offer_enrolment(tmp_path: Path) -> None:

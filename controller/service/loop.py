@@ -55,6 +55,7 @@ from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
 from controller.table.session import Step, TableSession, game_summary
 from web_panel.ports import CHECK_STEPS, ENROLMENT_STEPS, ConsoleAnswer, GameStart
+from vision.deck import deck_named
 from vision.sources import FrameSource
 from vision.observations import READER, CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
 
@@ -718,7 +719,10 @@ class TableService:
 
 
 def _journaled_check(at: str, result: dict[str, Any]) -> dict[str, Any]:
-    return {**result, "state": "passed" if result.get("passed") else "failed", "at": at}
+    """A journaled verdict as the status shows it: with the counts a running check's progress has."""
+    size = deck_named(result["deck"]).size
+    return {**result, "state": "passed" if result.get("passed") else "failed", "at": at, "size": size,
+            "read": size - len(result["missing"])}
 
 
 def _reply(reply: Reply | None, said: ConsoleAnswer) -> None:
