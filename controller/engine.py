@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any, Iterable, Protocol
 
 Event = dict[str, Any]
-"""One hand-history event, as read from JSON (see spec/hand-history.md)."""
+"""One hand-history event, as read from JSON (see controller/HISTORY.md)."""
 
 
 

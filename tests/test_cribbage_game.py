@@ -1,6 +1,6 @@
 """Scenario tests for the cribbage engine, one or more per rule (CR-1..CR-15) and per variant.
 
-Expected points are worked out by hand from rules/cribbage.md in the comments next to each hand.
+Expected points are worked out by hand from controller/cribbage/RULES.md in the comments next to each hand.
 """
 from __future__ import annotations
 

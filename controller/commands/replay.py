@@ -1,4 +1,4 @@
-"""`cardtable replay FILE`: the hand-history replay contract (spec/hand-history.md), streamed.
+"""`cardtable replay FILE`: the hand-history replay contract (controller/HISTORY.md), streamed.
 
 Each event's result is printed as soon as it is judged, so memory stays flat and output starts at once
 however long the file. A line that cannot be read stops the replay there: the results before it have

@@ -1,4 +1,4 @@
-"""The cribbage engine (rules CR-1..CR-15 and the variants of rules/cribbage.md) as a pure state machine.
+"""The cribbage engine (rules CR-1..CR-15 and the variants of controller/cribbage/RULES.md) as a pure state machine.
 
 One engine plays one game: deal -> discard -> starter -> play -> show -> hand over (-> new_hand -> deal ...)
 until a side reaches the target, wherever that happens (game over). Every event is validated completely
@@ -9,7 +9,7 @@ discarded face up or revealed. A `go` is judged against the known cards (and is 
 of 21 or less, where every card fits); when a card the player held at the time turns up later and would
 have fitted, the engine reports a `false_go` violation effect.
 
-Decisions where the rules leave room (documented in the report and tested):
+Decisions where the rules leave room (documented in RULES.md and tested):
 * The show, without muggins: each count is scored the moment its cards are all known and every count
   before it in order has been scored. The hands are known from the play, so the show is scored on the
   event that ends the play; a crib discarded unread follows on its `reveal`. A reveal of a count already
