@@ -20,11 +20,11 @@ console's thread waits for the owner thread's answer (controller.service.answers
 `answer_timeout` seconds. Starting a game ends the current one in the journal and starts the new one
 there; ending a game starts the same table's next one (the deal passes on).
 
-Between games the console may run a deck check (controller.service.deck_check): while it runs, and until
-the checked deck is gathered off the table, the table camera's card observations go to the check, never
-to the session (nor its journal); the verdict is journaled, shown on the console and, as passed or
-failed only, to spectators. With `[console] deck_check = "required"` the console starts a game only on
-a deck whose latest check (kept across restarts) passed.
+Between games the console may run a deck check or a live enrolment (controller.service.between_games
+coordinates them): while one runs, and until its cards are gathered off the table, the table camera's
+card observations go to it, never to the session (nor its journal); a check's verdict is journaled, shown
+on the console and, as passed or failed only, to spectators. With `[console] deck_check = "required"` the
+console starts a game only on a deck whose latest check (kept across restarts) passed.
 """
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ import queue
 import threading
 import time
 from collections import deque
-from pathlib import Path
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -54,16 +53,15 @@ from controller.table.inputs import Button, ConsoleEvent, ConsoleUndo, Relay, Re
 from controller.table.journaled import JournaledTable
 from controller.table.log import TableLogHeader, input_to_json
 from controller.table.session import Step, TableSession, game_summary
-from web_panel.ports import CHECK_STEPS, ENROLMENT_STEPS, ConsoleAnswer, GameStart
-from vision.deck import deck_named
+from web_panel.ports import ConsoleAnswer, GameStart
+from vision.model import IndexModel
 from vision.sources import FrameSource
-from vision.observations import READER, CameraStatus, CardPlaced, CardRemoved, DuplicateCard, FaceDownCount
+from vision.observations import CameraStatus
 
 from .answers import Before, answer
 from .camera import CameraFeed, CameraStatuses, build_reader_watcher, build_watcher, read_with
+from .between_games import BetweenGames
 from .config import ServiceConfig
-from .deck_check import DeckCheckError, DeckCheckRun, game_deck
-from .enrolment import ENROLLED_NAME, ConsoleEnrolment
 from .devices import TableDevices
 from .hub import StateHub, TableStatus
 from .lock import ServiceLock
@@ -100,9 +98,6 @@ class CheckCommand:
     step: str
     deck: str | None
     reply: Reply
-
-
-CARD_CHANGES = (CardPlaced, CardRemoved, FaceDownCount, DuplicateCard)  # what a deck check takes from the camera
 
 
 @dataclass(frozen=True)
@@ -180,9 +175,7 @@ class TableService:
         self.devices: TableDevices | None = None
         self.camera: CameraFeed | None = None
         self.reader: CameraFeed | None = None  # the deal reader's, when one is configured
-        self._check: DeckCheckRun | None = None  # the deck check running, or whose deck still lies there
-        self._last_check: dict[str, Any] | None = None  # the latest journaled verdict (with its "at")
-        self._enrolment: ConsoleEnrolment | None = None  # enrolling, or its last card still on the table
+        self.desk = BetweenGames(config, lambda state: self.inbox.put(EnrolmentChange(state)), self._read_with)
 
     # --- other threads ------------------------------------------------------------------------------
     def submit(self, item: TableInput) -> None:
@@ -216,26 +209,15 @@ class TableService:
         """Live enrolment at the console (ENROLMENT_STEPS): `start` between games, the `answer` to the
         question shown, `finish` (enrol, read back, save, read with it; on the console's thread: it takes
         seconds, and no game is being played)."""
-        if step not in ENROLMENT_STEPS:
-            return ConsoleAnswer(False, f"not an enrolment step: {step!r} (one of {', '.join(ENROLMENT_STEPS)})")
         if step == "start":
             return self._ask(EnrolCommand)
-        run = self._enrolment
-        if run is None or run.result is not None:
-            return ConsoleAnswer(False, "no enrolment is running: start one (Enrol the deck)")
-        try:
-            if step == "answer":
-                return ConsoleAnswer(*run.answer(answer or ""))
-            model, back = run.finish()
-        except (ValueError, OSError) as error:
-            return ConsoleAnswer(False, f"not enrolled: {error}" if step == "finish" else str(error))
+        return self.desk.enrolment_step(step, answer)
+
+    def _read_with(self, model: IndexModel) -> None:
+        """The table's cameras read with a deck enrolled at the console from their next frame on."""
         for feed in (self.camera, self.reader):
             if feed is not None:
                 read_with(feed.watcher, model)
-        log.info("enrolled %d cards into %s at the console: %s", len(model.prototypes.classes), run.target,
-                 back.summary())
-        return ConsoleAnswer(True, f"enrolled {len(model.prototypes.classes)} cards; the table reads with this deck "
-                                   f"now and after a restart. Test deal: {back.summary()}")
 
     def hold_crop(self) -> bytes | None:
         """The held zone as the camera sees it now (the held card still lies there)."""
@@ -287,11 +269,9 @@ class TableService:
 
     def _start(self) -> None:
         self.table = self._open_table()
-        last = self.journal.last_deck_check()
-        if last is not None:
-            self._last_check = _journaled_check(*last)
-            self._status = replace(self._status, deck_check=self._last_check)
-        watcher = build_watcher(self.config.camera, self._source, self._enrolled())  # the ONNX models load here, once
+        self.desk.open(self.journal)
+        self._status = replace(self._status, deck_check=self.desk.check_status())
+        watcher = build_watcher(self.config.camera, self._source, self.desk.enrolled())  # the ONNX models load here, once
         reading = self.config.reader.source is not None
         reader = build_reader_watcher(self.config.camera, self.config.reader, self._reader_source) if reading else None
         self.devices = TableDevices.open(self.config, self._on_press, self._on_link, self._pin_factory,
@@ -348,8 +328,9 @@ class TableService:
             return
         if isinstance(item.item, CameraStatus):
             self._status = replace(self._status, camera=item.item.status)
-        elif self._diverted(item.item):
-            self._to_check(item.item)
+        elif self.desk.takes(item.item):
+            if self.desk.see(item.item):
+                self._show_check()
             return
         self._waiting.append(item)
         self._catch_up()
@@ -367,8 +348,7 @@ class TableService:
         self._refuse_unjudged()
         if self._waiting:
             log.error("stopping with %d inputs the journal never took: they are lost", len(self._waiting))
-        if self._enrolment is not None:
-            self._enrolment.cancel()  # its frame thread ends with the table
+        self.desk.close()
         for feed in (self.camera, self.reader):
             if feed is not None:
                 feed.stop()
@@ -468,7 +448,7 @@ class TableService:
             return ConsoleAnswer(False, self._status.fault)
         played = self.session.games[-1]
         if start is not None:
-            refusal = self._deck_refusal(start.game)
+            refusal = self.desk.deck_refusal(start.game)
             if refusal is not None:
                 return ConsoleAnswer(False, f"refused: {refusal}")
         if start is None:
@@ -500,169 +480,30 @@ class TableService:
         return ConsoleAnswer(True, f"game {ended} ended; game {self.table.game_id}: {setup.game} for "
                                    f"{', '.join(setup.players)} {verb}")
 
-    # --- the deck check ----------------------------------------------------------------------------------
+    # --- between games: the deck check and the enrolment (controller.service.between_games) ----------------
     def _check_step(self, step: str, deck: str | None) -> ConsoleAnswer:
         self._catch_up()  # what the camera saw before the step belongs to the game
         if self._status.fault is not None:
             return ConsoleAnswer(False, self._status.fault)
-        run = self._check
-        if step not in CHECK_STEPS:
-            return ConsoleAnswer(False, f"not a deck check step: {step!r} (one of {', '.join(CHECK_STEPS)})")
         try:
-            if step == "start":
-                return self._start_check(deck)
-            if step == "gathered":
-                if run is None or run.verdict is None:
-                    return ConsoleAnswer(False, "no finished deck check lies on the table")
-                self._check = None  # what the camera sees is the game's again
-                said = "the checked deck is off the table: the camera's cards are the game's again"
-            elif run is None or run.verdict is not None:
-                return ConsoleAnswer(False, "no deck check is running: start one (Check deck)")
-            elif step == "next":
-                run.next_spread()
-                said = f"spread {len(run.spreads)} taken: gather it and spread the next cards"
-            else:
-                said = self._finish_check(run)
-        except DeckCheckError as error:
-            return ConsoleAnswer(False, str(error))
+            said = self.desk.check_step(step, deck, self.session)
         except JournalError as error:
             self._fault(str(error))
             return ConsoleAnswer(False, f"the deck check is not recorded: {self._status.fault}")
-        self._show_check()
-        return ConsoleAnswer(True, said)
-
-    def _between_games(self, what: str) -> str | None:
-        """Why `what` (the deck check, the enrolment) cannot start now; None when it may."""
-        session = self.session
-        if session.history and not session.engine.game_over:
-            return f"a game is being played; {what} runs between games (end the game first)"
-        lying = sum(len(cards) for zone, cards in session.table.faces.items() if zone != READER)
-        if lying:
-            return f"{lying} card{'s' * (lying != 1)} of the game still lie on the table: gather them first"
-        return self._camera_taken()
-
-    def _camera_taken(self) -> str | None:
-        """Why the table camera's cards are not the game's now (a deck check or an enrolment runs, or its
-        cards still lie there); None when they are."""
-        run, enrolling = self._check, self._enrolment
-        if enrolling is not None:
-            return ("an enrolment is running: finish it first" if enrolling.result is None else
-                    "the enrolment's last card still lies on the table: take it away first")
-        if run is not None and run.verdict is None:
-            return "a deck check is running already: finish it first"
-        if run is not None:
-            return (f"the checked deck still lies on the table ({sum((+run.lying).values())} cards seen): gather it "
-                    "first (or say so: The deck is gathered)")
-        return None
+        if said.ok:
+            self._show_check()
+        return said
 
     def _start_enrolment(self) -> ConsoleAnswer:
         self._catch_up()
-        refusal = self._between_games("the enrolment")
-        camera = self.camera
-        if refusal is None and camera is None:
-            refusal = "the table has no camera"
-        if refusal is not None:
-            return ConsoleAnswer(False, f"refused: {refusal}")
-        assert camera is not None
-        run = ConsoleEnrolment(self.config.state_directory, game_deck(self.session.setup.game), camera.latest_image,
-                               lambda state: self.inbox.put(EnrolmentChange(state)))
-        self._enrolment = run
-        run.start()
-        self._set_status(enrolment=run.state())
-        return ConsoleAnswer(True, f"enrolling the {run.live.deck.name}-card deck: lay one card at a time face up on "
-                                   f"the table, move or turn it for each of its {run.live.progress.views} views")
-
-    def _enrolled(self) -> Path | None:
-        """The deck enrolled at the console before, unless the config names one (which wins)."""
-        path = self.config.state_directory / ENROLLED_NAME
-        if not path.is_file():
-            return None
-        if self.config.camera.enrolment is not None:
-            log.info("the config's [camera] enrolment %s is read with, not the deck enrolled at the console (%s)",
-                     self.config.camera.enrolment, path)
-        return path
-
-    def _start_check(self, deck: str | None) -> ConsoleAnswer:
-        if self.config.console.deck_check == "off":
-            return ConsoleAnswer(False, "refused: this table's config turns the deck check off "
-                                        "([console] deck_check = \"off\")")
-        previous = self._check
-        refusal = None if previous is not None and previous.verdict is not None else self._between_games("the deck check")
-        if refusal is not None:
-            return ConsoleAnswer(False, f"refused: {refusal}")
-        try:
-            run = DeckCheckRun.for_deck(deck or game_deck(self.session.setup.game).name)
-        except ValueError as error:
-            return ConsoleAnswer(False, f"refused: {error}")
-        if previous is not None:  # the deck of the check before still lies there: it is this check's first spread
-            run.lying, run.fresh = previous.lying.copy(), +previous.lying
-        self._check = run
-        self._show_check()
-        return ConsoleAnswer(True, f"checking the {run.deck.name}-card deck: spread it face up, the cards apart, "
-                                   "as many as the camera sees; then Next spread, or Finish")
-
-    def _finish_check(self, run: DeckCheckRun) -> str:
-        verdict = run.result()
-        self.journal.append_deck_check({**verdict.to_json(), "summary": verdict.summary()})
-        run.close(verdict)  # only once journaled: a refused write leaves the check running
-        last = self.journal.last_deck_check()
-        assert last is not None, "a deck check just journaled"
-        self._last_check = _journaled_check(*last)
-        log.info("deck check: %s", verdict.summary())
-        return verdict.summary()
-
-    def _diverted(self, item: TableInput) -> bool:
-        """A camera observation the deck check takes: its cards, while it runs or its deck lies face up;
-        face-down counts only while it runs (the gathered deck's pile is the game's). An enrolment's
-        cards are no game's either."""
-        run = self._check
-        if not isinstance(item, CARD_CHANGES):
-            return False
-        if self._enrolment is not None:
-            return True
-        if run is None:
-            return False
-        return run.verdict is None or not isinstance(item, FaceDownCount)
-
-    def _to_check(self, change: Any) -> None:
-        """A camera observation while a deck check runs, or its deck still lies on the table."""
-        enrolling = self._enrolment
-        if enrolling is not None:
-            enrolling.see(change)
-            if enrolling.gathered:
-                self._enrolment = None
-            return
-        run = self._check
-        assert run is not None
-        if isinstance(change, DuplicateCard) or getattr(change, "zone", None) == READER:
-            return  # a duplicate is two placements already; the deal reader sees no spread
-        run.see(change)
-        if run.gathered:
-            self._check = None
-        self._show_check()
+        said = self.desk.start_enrolment(self.session, self.camera)
+        if said.ok:
+            assert self.desk.enrolment is not None
+            self._set_status(enrolment=self.desk.enrolment.state())
+        return said
 
     def _show_check(self) -> None:
-        run = self._check
-        self._set_status(deck_check=self._last_check if run is None or run.gathered else
-                         {**(self._last_check or {}), **run.progress()} if run.verdict else run.progress())
-
-    def _deck_refusal(self, game: str) -> str | None:
-        """Why the console may not start `game` now, as the deck check stands; None when it may."""
-        taken = self._camera_taken()
-        if taken is not None:
-            return taken
-        if self.config.console.deck_check != "required":
-            return None
-        deck = game_deck(game).name
-        last = self._last_check
-        if last is None:
-            return f"this table plays only on a checked deck: check the {deck}-card deck first (Check deck)"
-        if last.get("deck") != deck:
-            return (f"the latest deck check was of the {last.get('deck')}-card deck; {game} is played with "
-                    f"{deck} cards: check that deck first")
-        if not last.get("passed"):
-            return f"the latest deck check failed ({last.get('summary')}): check the deck again"
-        return None
+        self._set_status(deck_check=self.desk.check_status())
 
     def _hear(self, line: dict[str, Any], step: Step) -> None:
         """Tell the step watcher; its failure is logged and must not stop the table."""
@@ -716,13 +557,6 @@ class TableService:
         if status.camera == "offline" or (self.config.pegboard.enabled and status.pegboard != "up"):
             return LightStatus.OFFLINE
         return self._session_light
-
-
-def _journaled_check(at: str, result: dict[str, Any]) -> dict[str, Any]:
-    """A journaled verdict as the status shows it: with the counts a running check's progress has."""
-    size = deck_named(result["deck"]).size
-    return {**result, "state": "passed" if result.get("passed") else "failed", "at": at, "size": size,
-            "read": size - len(result["missing"])}
 
 
 def _reply(reply: Reply | None, said: ConsoleAnswer) -> None:
