@@ -1,5 +1,5 @@
 """Random complete Femkort matches for 3..8 players against a small reference model written from
-rules/femkort.md: no crash, chips conserved, an event is accepted exactly when the reference says it is
+controller/femkort/RULES.md: no crash, chips conserved, an event is accepted exactly when the reference says it is
 legal, a rejected event changes nothing, and (unread deals) revokes are reported exactly when proven."""
 from __future__ import annotations
 

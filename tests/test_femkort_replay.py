@@ -1,4 +1,4 @@
-"""`cardtable replay` on Femkort hand histories (spec/hand-history.md): exit codes, one result per event
+"""`cardtable replay` on Femkort hand histories (controller/HISTORY.md): exit codes, one result per event
 line numbered like the file, the specific reasons and effects, and a summary that the effects add up to."""
 from __future__ import annotations
 

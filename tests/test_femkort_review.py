@@ -1,7 +1,7 @@
-"""Review scenarios for the Femkort engine, written from rules/femkort.md (and seeds/femkort_de.txt where a
-rule reads two ways), aimed at what the first test pass covers thinly: heading under both readings of
-FK-R11, voids, who leads next, the pot, no-winner hands, the variants, the match end, the decider, unread
-deals and 8-player tables.
+"""Review scenarios for the Femkort engine, written from controller/femkort/RULES.md (and the German
+source it was written from where a rule reads two ways), aimed at what the first test pass covers thinly:
+heading under both readings of FK-R11, voids, who leads next, the pot, no-winner hands, the variants, the
+match end, the decider, unread deals and 8-player tables.
 
 Every event goes through `Table` (tests/femkort_table.py): chips are conserved after each accepted event,
 and a rejected event must leave the whole state equal to a deep copy taken before it.

@@ -1,4 +1,4 @@
-"""A scenario per Femkort rule (FK-R1..FK-R19), variant (V1..V5) and gap default, from rules/femkort.md.
+"""A scenario per Femkort rule (FK-R1..FK-R19), variant (V1..V5) and gap default, from controller/femkort/RULES.md.
 
 Every event goes through `Table`, which asserts chip conservation after it and, for a rejection, that the
 state did not change. Three players, dealer 0 unless said: forehand is seat 1, tricks go 1, 2, 0.

@@ -1,4 +1,4 @@
-"""The Femkort engine: a pure state machine over hand-history events (rules/femkort.md, FK-R1..R19, V1..V5).
+"""The Femkort engine: a pure state machine over hand-history events (RULES.md, FK-R1..R19, V1..V5).
 
 Events: `deal` (single cards or the `hands` shorthand; `"card": null` when unread), `play`, `new_hand`
 (optional `"dealer"` assertion), and the V1 events `redeal_request` / `redeal_answer`. This engine adds:

@@ -1,6 +1,7 @@
-"""Femkort's typed options: the variants V1–V5 and a default for every gap (rules/femkort.md).
+"""Femkort's typed options: the variants V1–V5 and a default for every gap (RULES.md).
 
-Names marked *contract* are fixed by spec/hand-history.md; the others are this engine's additions.
+Names marked *contract* are fixed by the hand-history contract (controller/HISTORY.md); the others are this
+engine's additions.
 """
 from __future__ import annotations
 
