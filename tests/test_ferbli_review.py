@@ -1,7 +1,7 @@
-"""Review scenarios for the Färbeln engine, written from rules/ferbli.md (seed: seeds/ferbli_sv.txt), aimed at
-what the first test pass covers thinly: the evaluator against an independent model of FB-R8..R10, the mus,
-efterhand, buying, the talon reshuffle, the last joiner, ties across the dealer, the carry, table stakes,
-and every illegal event class at every step of a full deal.
+"""Review scenarios for the Färbeln engine, written from controller/ferbli/RULES.md, aimed at what the first
+test pass covers thinly: the evaluator against an independent model of FB-R8..R10, the mus, efterhand,
+buying, the talon reshuffle, the last joiner, ties across the dealer, the carry, table stakes, and every
+illegal event class at every step of a full deal.
 
 Every accepted event goes through `play` (chips conserved after each); every rejection through `rejected`
 (the reason names the fault, and the engine equals a deep copy taken before the event).

@@ -1,4 +1,4 @@
-"""One scenario per numbered rule of rules/ferbli.md (FB-R1..FB-R40), written from the spec.
+"""One scenario per numbered rule of controller/ferbli/RULES.md (FB-R1..FB-R40), written from it.
 
 The standard table: three players, dealer seat 0, so forehand is seat 1 and the deal order is 1, 2, 0.
 FIRST and SECOND deal the hands  seat 0: 7C 8C 9C 10C (four-flush 34)  seat 1: AS KS QS 7H (three-flush

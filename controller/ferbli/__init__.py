@@ -1,4 +1,4 @@
-"""Färbeln (Ferbli): the hand evaluator, the betting rules and the deal's state machine (rules/ferbli.md)."""
+"""Färbeln (Ferbli): the hand evaluator, the betting rules and the deal's state machine (RULES.md)."""
 from .game import FerbliGame, new_game
 from .hands import Category, HandError, HandValue, evaluate
 from .options import FerbliOptions

@@ -1,4 +1,4 @@
-"""The Färbeln engine (rules FB-R1..FB-R40 of rules/ferbli.md) as a pure state machine over one match.
+"""The Färbeln engine (rules FB-R1..FB-R40 of RULES.md) as a pure state machine over one match.
 
 A deal runs through the phases of `Phase`; every handler validates the whole event before changing
 anything, so a rejected event (IllegalEvent) leaves the engine equal to what it was. Money moves only
