@@ -2,7 +2,8 @@
 
 Each scenario is a hand worked out by hand from the rules (the arithmetic is in the comments), driven
 through `controller.games.new_game` like the replay does, or through `cardtable replay` where the output
-format is the point. Rule ids (CR-n, V-variant, HH = controller/HISTORY.md) are cited next to each assertion.
+format is the point. Rule ids (CR-n, a variant's V- name, HH = controller/HISTORY.md) are cited next to
+each assertion.
 """
 from __future__ import annotations
 
