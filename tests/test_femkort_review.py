@@ -36,7 +36,7 @@ HEAD = ("5H 2C 3C 4C 5C", "KS 6C 7C 8C 9C", "2H 9H AH 2D 3D", "3H 10C JC 4D 5D")
 
 @pytest.mark.parametrize("semantics,headers", [
     ("beat_current_winner", ["9H", "AH"]),  # FK-R11 / I-1 default: the off-suit KS never counts
-    ("beat_all_cards", ["AH"]),  # I-1 literal seed reading: above every card in the trick, KS included
+    ("beat_all_cards", ["AH"]),  # I-1, the source read to the letter: above every card in the trick, KS included
 ])
 def test_fk_r11_heading_under_both_semantics(semantics: str, headers: list[str]) -> None:
     table = Table(4, dealer=3, head_semantics=semantics)

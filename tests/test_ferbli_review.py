@@ -84,7 +84,7 @@ def test_fb_r8_r10_examples(better: str, worse: str) -> None:
 
 
 @pytest.mark.parametrize("text,worthless", [
-    ("KS KH QD QC", True),  # two pair, four suits: worthless (seed note a)
+    ("KS KH QD QC", True),  # two pair, four suits: worthless (FB-R8)
     ("KS KH QS QH", False),  # two pair that are also two two-flushes
     ("KS KH 9D 7C", True),  # a pair other than A-A counts nothing
     ("AS KH QD JC", True),  # one ace, four suits

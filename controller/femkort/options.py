@@ -34,7 +34,7 @@ class FemkortOptions:
     contender_rule: Literal["all_play", "won_a_trick"] = "all_play"
     """*contract* GAP-FK-2 / FK-R15: reading A (everyone plays trick 5) or reading B (only trick winners)."""
     head_semantics: Literal["beat_current_winner", "beat_all_cards"] = "beat_current_winner"
-    """*contract* I-1 / FK-R11: beat the card winning the trick, or (literal seed) every card in it."""
+    """*contract* I-1 / FK-R11: beat the card winning the trick, or (the source read to the letter) every card in it."""
     allow_two_players: bool = False
     """Engine addition, FK-R1: two-player Femkort is refused unless this is set."""
     starting_stack: int = 100

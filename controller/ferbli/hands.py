@@ -98,7 +98,7 @@ Candidate = tuple[Category, int, "int | Suit | None"]  # category, number compar
 
 
 def _sets(ranks: dict[int, int]) -> list[Candidate]:
-    """Three or four of a rank, and the pair of aces (the only pair that counts, seed note a)."""
+    """Three or four of a rank, and the pair of aces (the only pair that counts, FB-R8)."""
     found: list[Candidate] = []
     for rank, count in ranks.items():
         if count >= 3:

@@ -2,9 +2,9 @@
 
 * `min`, `max` (required): the bounds of every stake, bet and raise (FB-R3).
 * `table_stakes` (FB-R39, GAP-FB-11): "all_in" (default) — a player who cannot cover a payment pays what
-  he has and stays in for the side pots he reached, as in poker table stakes, which is what the seed
-  recommends; "must_fold" — the historical reading: a payment you cannot cover is illegal, you fold.
-* `mus_min` (GAP-FB-4): the smallest mus, default 1 (the seed sets no lower bound).
+  he has and stays in for the side pots he reached, as in poker table stakes, which is what the rules'
+  source recommends (RULES.md); "must_fold" — the historical reading: a payment you cannot cover is illegal, you fold.
+* `mus_min` (GAP-FB-4): the smallest mus, default 1 (the source sets no lower bound).
 * `efterhand_buys` (GAP-FB-7): whether efterhand buys after his own raise, default true.
 """
 from __future__ import annotations
