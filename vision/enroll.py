@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -25,18 +25,15 @@ from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
 from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
-from vision.prototypes import Prototypes, Sample, calibrate, card_class
+from vision.prototypes import NAME_SUIT, Prototypes, Sample, calibrate, card_class
 from vision.readings import UNKNOWN, CardReading
-from vision.outline import find_outlines
+from vision.declined import FrameCandidates, name_declined
+from vision.outline import CardOutline, find_outlines
 from vision.recognize import Recognizer, colour_consistent, general_candidates, in_colour, index_candidates
 from vision.working_scale import expected_length, working_scale
 from vision.sources import IMAGE_SUFFIXES, load_image
 
 Progress = Callable[[int, int], None]
-# The index CNN's probability of the suit the enrolled views name, on each corner, for them to name a card.
-# Picked on a 'test' photo under the blue cast (training/casts.py): a 3D whose ink looked no longer red,
-# read 3S by the views (0.92, lead 0.12), the CNN's spade 0.70.
-NAME_SUIT = 0.9
 
 
 def parse_card(name: str) -> tuple[int, int]:
@@ -140,6 +137,9 @@ class EnrolledModel:
         self.base_path = Path(base_path)
         self.prototypes = prototypes
         self.threshold = prototypes.threshold
+        # every candidate scored on the frame being read, with its embedding and ink (`name_unknown` names
+        # the ones no reading kept: their embeddings come free with the recognizer's own pass)
+        self._scored = FrameCandidates()
 
     def without_photo(self, photo: int) -> "EnrolledModel":
         """This model without the views of enrolment photo number `photo` (the same networks)."""
@@ -153,9 +153,11 @@ class EnrolledModel:
         # agreement raises CNN confidences from low_threshold up, never those below it
         low = self.prototypes.low_threshold
         pr, ps, emb = self.base.forward_embedded(x, None if floor is None else min(floor, low))
+        self._scored.add(frame, cands, emb, redness)
         return (*self.prototypes.adjust(pr, ps, emb), redness)
 
-    def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK) -> None:
+    def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK,
+                     outlines: Sequence[CardOutline] = ()) -> None:
         """Name, in place, each unknown card whose corner indices the enrolled views all name alike
         (Prototypes.name), when the CNN reads that suit at NAME_SUIT or more on every corner (an unseen
         typeface's ranks are what it misreads), every corner's ink is of that suit's colour, no corner guesses another card and no
@@ -178,6 +180,9 @@ class EnrolledModel:
                 continue
             card.card, card.confidence = name, self.threshold
             read.add(name)
+        scored, self._scored = self._scored.of(frame), FrameCandidates()
+        if scored is not None:
+            name_declined(self.base, self.prototypes, self.threshold, frame, cards, scored, deck, outlines)
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

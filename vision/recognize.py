@@ -306,7 +306,7 @@ class Recognizer:
         cards += self._read_faces(frame, cards, found)
         name_unknown = getattr(self.model, "name_unknown", None)  # an enrolled deck's own views (enroll.py)
         if name_unknown is not None:
-            name_unknown(frame, cards, self.deck)
+            name_unknown(frame, cards, self.deck, found.outlines)
         return cards
 
     def _read_faces(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings
