@@ -11,7 +11,8 @@ indices of many glyph shapes (vision/training/rendered_indices.py). A second rou
 net's (or the --miner's) most index-like false candidates as junk. The members of the ensemble are
 trained in a chain, each mining hard negatives with the one before, or (--seeds) side by side, each from
 its own seed mining with the --miner. 'val' picks the threshold (whole pipeline, precision >= 99.5 %);
-'test' and edje_pinochle are never touched here.
+'test' and edje_pinochle are never touched here. `--no-photos --threshold T`: the rendered samples alone
+and a fixed threshold, ammememe never read (the leave-one-deck-out fold, vision/README.md).
 """
 from __future__ import annotations
 
@@ -68,11 +69,14 @@ def augment(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def collect(root: Path, variants: int, seed: int, junk_score: JunkScore | None = None,
+def collect(root: Path | None, variants: int, seed: int, junk_score: JunkScore | None = None,
             card_score: CardScore | None = None, encode: Encoder = cnn_encoder) -> SampleSet:
-    """Samples of the 'train' photos (`variants` photometric variants each), cut by `encode`."""
+    """Samples of the 'train' photos (`variants` photometric variants each), cut by `encode`; none without
+    a `root` (--no-photos: the fold that leaves the one photographed deck out, vision/README.md)."""
     rng = np.random.default_rng(seed)
     out = SampleSet()
+    if root is None:
+        return out
     rb = root / "ammememe_roboflow"
     items = [(rel, bxs) for rel, bxs in sorted(read_roboflow_boxes(rb).items()) if split_of(rel) == "train"]
     for n, (rel, bxs) in enumerate(items):
@@ -236,7 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="first seed of the sampling and the weights (retrains vary)")
     ap.add_argument("--seeds", type=int, nargs="+",
                     help="instead of a chain: one member per seed, each mining with --miner (replaces --members)")
+    ap.add_argument("--no-photos", action="store_true",
+                    help="train on the rendered scenes and indices alone (leave ammememe_roboflow out)")
+    ap.add_argument("--threshold", type=float, help="this threshold instead of the pick on ammememe's 'val'")
     args = ap.parse_args(argv)
+    if args.no_photos and args.threshold is None:
+        ap.error("--no-photos wants a --threshold: the pick reads ammememe's 'val' photos")
     for option, path in (("--miner", args.miner), ("--init", args.init)):
         if path is not None and not path.is_file():
             ap.error(f"{option} {path}: no such model manifest")
@@ -259,10 +268,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.seeds:  # a chain: the next member mines this one's hard negatives
             miner = net
     meta = {"threshold": 0.99, "members": members, "input": [3, CNN_H, CNN_W],
-            "trained_on": "ammememe_roboflow train split + rendered geaxgx faces"
+            "trained_on": ("" if args.no_photos else "ammememe_roboflow train split + ") + "rendered geaxgx faces"
                           + (f" + {args.rendered} font-rendered indices" if args.rendered else "")}
     args.out.write_text(json.dumps(meta))
-    meta["threshold"] = pick_threshold(CnnModel(args.out), args.root)
+    meta["threshold"] = pick_threshold(CnnModel(args.out), args.root) if args.threshold is None else args.threshold
     args.out.write_text(json.dumps(meta, indent=1) + "\n")
     print(f"saved {args.out} (threshold {meta['threshold']})", file=sys.stderr)
     return 0
@@ -275,9 +284,10 @@ def train_member(args: argparse.Namespace, synthetic: tuple[np.ndarray, np.ndarr
     net = miner
     for rnd in range(args.rounds):
         seed = args.seed + rnd
-        x, yr, ys = collect(args.root, args.variants, seed=seed, junk_score=junk_scorer(net) if net else None,
+        x, yr, ys = collect(None if args.no_photos else args.root, args.variants, seed=seed, junk_score=junk_scorer(net) if net else None,
                             card_score=card_scorer(net) if net else None).arrays()
-        x, yr, ys = np.vstack([x, sx]), np.concatenate([yr, sr]), np.concatenate([ys, ss])
+        x = np.vstack([x.reshape(-1, sx.shape[1]), sx])  # reshaped: no photos, no rows
+        yr, ys = np.concatenate([yr, sr]), np.concatenate([ys, ss])
         print(f"round {rnd + 1}: {len(x)} samples, {int((yr != JUNK_RANK).sum())} positives", file=sys.stderr)
         net = fit(x, yr, ys, args.epochs, seed=seed, lr=args.lr, init=init)
     assert isinstance(net, IndexNet)

@@ -8,7 +8,8 @@ PyTorch on the CPU and export it to ONNX.
 The same sources as the index CNN (vision/training/cnn.py), cut as glyph patches: the 'train' photos of
 ammememe_roboflow in photometric variants, rendered scenes of the shipped faces and font-rendered corner
 indices (many glyph shapes, drawn or from 21 DejaVu faces). Classes: the four suits (or the 13 ranks) and
-junk (the glyph of a flipped pair, a pip pair, a stray blob). 'val' and 'test' are never used here.
+junk (the glyph of a flipped pair, a pip pair, a stray blob). 'val' and 'test' are never used here;
+`--no-photos` leaves the photos out too (the leave-one-deck-out fold, vision/README.md).
 """
 from __future__ import annotations
 
@@ -72,9 +73,9 @@ class GlyphNet(nn.Module):
         return self.body(x)
 
 
-def samples(root: Path, variants: int, synthetic: int, rendered: int, seed: int, glyph: Glyph = SUIT
+def samples(root: Path | None, variants: int, synthetic: int, rendered: int, seed: int, glyph: Glyph = SUIT
             ) -> tuple[np.ndarray, np.ndarray]:
-    """Glyph patches (N, 3 * w * h, float16) and their labels (suit or rank)."""
+    """Glyph patches (N, 3 * w * h, float16) and their labels (suit or rank); no photos without a `root`."""
     encode = encoder(glyph)
     out = collect(root, variants, seed, encode=encode)
     synthetic_scenes(synthetic, out, encode=encode, seed=seed, jitters=3, turn_deg=TURN_DEG, scale=SCALE)
@@ -112,13 +113,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synthetic", type=int, default=150, help="rendered training scenes (shipped faces)")
     ap.add_argument("--rendered", type=int, default=20000, help="font-rendered corner indices")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-photos", action="store_true",
+                    help="train on the rendered scenes and indices alone (leave ammememe_roboflow out)")
     args = ap.parse_args(argv)
-    if not (args.root / "ammememe_roboflow").is_dir():
+    if not args.no_photos and not (args.root / "ammememe_roboflow").is_dir():
         ap.error(f"{args.root}: no ammememe_roboflow/ inside")
     glyph = SUIT if args.glyph == "suit" else RANK
     out = args.out or glyph.default_out
     cv2.setNumThreads(1)
-    x, labels = samples(args.root, args.variants, args.synthetic, args.rendered, args.seed, glyph)
+    photos = None if args.no_photos else args.root
+    x, labels = samples(photos, args.variants, args.synthetic, args.rendered, args.seed, glyph)
     print(f"{len(x)} samples, per class {np.bincount(labels, minlength=glyph.classes).tolist()}", file=sys.stderr)
     export(fit(x, labels, args.epochs, args.seed, glyph=glyph), out, glyph)
     print(f"saved {out}", file=sys.stderr)
