@@ -15,7 +15,8 @@ from vision.deck import PIQUET_DECK
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer, in_colour
 from vision.synthetic import FACE_H, FACE_W
-from vision.training.decks import (Design, fanned_cards, load_designs, load_face, main, save_crop, separated_cards,
+from vision.training.crops import save_crop
+from vision.training.decks import (Design, fanned_cards, load_designs, load_face, main, separated_cards,
                                    wrong_readings)
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")

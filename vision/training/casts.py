@@ -5,7 +5,7 @@ Each cast is a per-channel gain and offset (BGR) applied to the photo, then a li
 colour multiplies what the card reflects; stray tinted light and a camera's processing add to it.
 
     python -m vision.training.casts MANIFEST [--root DIR] [--split test] [--under single/] [--resize WxH]
-        [--upstream-labels]
+        [--upstream-labels] [--models DIR] [--crops DIR]
 """
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from vision.evaluate import parse_size, read_manifest, resized, score_image, spl
 from vision.model_files import load_model
 from vision.recognize import Recognizer
 from vision.sources import load_image
+from vision.training.crops import save_crop
 from vision.training.label_fixes import mended
+from vision.training.model_folder import recognizer_from
 
 
 class Cast(NamedTuple):
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--under", default="", help="only paths starting with this")
     ap.add_argument("--resize", help="WxH the photos are resized to first")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
+    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's)")
+    ap.add_argument("--crops", type=Path, help="save each card named wrong here, as CAST/PHOTO_CARD.png")
     ap.add_argument("--upstream-labels", action="store_true",
                     help="score against the photos' labels as shipped, not mended (label_fixes.csv)")
     ap.add_argument("--casts", default=",".join(CASTS), help="comma-separated, of " + ", ".join(CASTS))
@@ -63,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     truth = sorted((p, cards) for p, cards in (labels if args.upstream_labels else mended(labels)).items()
                    if (args.split is None or split_of(p) == args.split) and p.startswith(args.under))
     size = parse_size(args.resize) if args.resize else None
-    detector = Detector(Recognizer(load_model(args.model) if args.model else None))
+    if args.model and args.models:
+        ap.error("--model or --models, not both")
+    detector = Detector(recognizer_from(args.models) if args.models
+                        else Recognizer(load_model(args.model) if args.model else None))
     for name in args.casts.split(","):
         if name not in CASTS:
             ap.error(f"no cast {name!r}: one of {', '.join(CASTS)}")
@@ -72,8 +79,11 @@ def main(argv: list[str] | None = None) -> int:
             photo = load_image(root / path)
             if size:
                 photo = resized(photo, size)
-            read = detector.detect(apply_cast(photo, CASTS[name], seed=i)).cards
+            lit = apply_cast(photo, CASTS[name], seed=i)
+            read = detector.detect(lit).cards
             scores.append(score_image(path, cards, read, 0.0))
+            for card in (c for c in read if c.card in scores[-1].wrong and args.crops):
+                save_crop(lit, card, args.crops / name / f"{Path(path).stem}_{card.card}.png")
         report = summarise(scores)
         wrong = [f"{Path(s.path).name}: {','.join(s.wrong)}" for s in scores if s.wrong]
         print(f"{name}: {report['labelled']} cards, {report['correct']} read ({report['recall']}), "

@@ -30,6 +30,7 @@ from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 from vision.training.casts import CASTS, apply_cast
+from vision.training.crops import save_crop
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
 _NO_COURT_INDEX = frozenset(f"{r}{s}" for r in "JQK" for s in "SHDC")
@@ -145,18 +146,6 @@ def wrong_readings(truth: list[str], cards: list[CardReading]) -> list[CardReadi
         else:
             out.append(card)
     return out
-
-
-def save_crop(frame: np.ndarray, card: CardReading, path: Path) -> None:
-    """The frame around a card reading's quad (a quarter of its size added each side), for a look by eye."""
-    quad = np.array(card.quad, np.float32)
-    x0, y0 = quad.min(axis=0)
-    x1, y1 = quad.max(axis=0)
-    pad = 0.25 * max(x1 - x0, y1 - y0)
-    h, w = frame.shape[:2]
-    crop = frame[max(int(y0 - pad), 0):min(int(y1 + pad), h), max(int(x0 - pad), 0):min(int(x1 + pad), w)]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), crop)
 
 
 def _calibrated(recognizer: Recognizer, scene: Scene) -> Recognizer:
