@@ -1,8 +1,8 @@
 """The console's deck check in a real headless Chromium (Debian's, through Playwright) at a phone's width,
 against the real table service whose camera is the rendered table: the dealer taps Check deck, the deck
 is spread (one card missing) and read live, Finish names the missing card and offers enrolment, the game
-start is refused (`deck_check = "required"`), spectators see only that the check failed; a second check
-passes and the game starts. Then a card enrolled at the console, its question answered there."""
+start is refused (`deck_check = "required"`) and the config's game waits, spectators see only that the
+check failed and that the game waits; a second check passes and the game starts. Then a card enrolled at the console, its question answered there."""
 from __future__ import annotations
 
 import shutil
@@ -55,6 +55,8 @@ def test_the_dealer_checks_the_deck_at_the_console(page: Any, tmp_path: Path) ->
             page.click("#sign-in button")
             page.wait_for_selector("#deck-check:not([hidden])")
             assert page.is_visible("#check-required")
+            page.wait_for_selector("#waiting")  # the config's game waits for its deck's check
+            assert page.inner_text("#waiting").startswith("Waiting for a deck check: cribbage starts once")
             page.click("#start button")  # no check yet: the game start is refused
             page.wait_for_function("document.getElementById('answer').textContent.includes('check the 52-card deck')")
             page.click("#check-start")
@@ -85,6 +87,7 @@ def test_the_dealer_checks_the_deck_at_the_console(page: Any, tmp_path: Path) ->
             spectator.wait_for_selector("[data-status='Deck']")
             assert spectator.inner_text("[data-status='Deck']") == "52-card deck failed its check \u2717"
             assert "QS" not in spectator.content()
+            assert "52-card deck passes its check" in spectator.inner_text("#waiting")
             spectator.close()
             page.click("#check-start")
             page.wait_for_selector("#check-next:not([hidden])")
@@ -96,6 +99,7 @@ def test_the_dealer_checks_the_deck_at_the_console(page: Any, tmp_path: Path) ->
             count_says(page, "52 of 52")
             page.click("#check-finish")
             page.wait_for_function("document.getElementById('check-verdict')?.textContent.includes('passed')")
+            page.wait_for_selector("#waiting", state="detached")  # the config's game starts
             t.lay(PILE)
             page.fill("#start-players", "Ann, Bo")
             page.click("#start button")

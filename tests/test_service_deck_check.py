@@ -11,7 +11,7 @@ import pytest
 from controller.journal import JOURNAL_NAME, Journal
 from controller.service.config import GameConfig
 from controller.simulation.scene.spreads import spreads
-from deck_check_support import PILE, table
+from deck_check_support import PILE, Table, table
 from vision.deck import FULL_DECK, PIQUET_DECK
 from vision.live_enroll import deck_order
 from vision.synthetic import PlacedCard
@@ -126,3 +126,32 @@ def test_the_dealer_may_say_the_deck_is_gathered_when_the_camera_cannot_see_it_g
         assert not refused.ok and "The deck is gathered" in refused.message
         assert t.service.deck_check("gathered").ok and t.status()["state"] == "failed"  # the verdict stands
         assert t.service.start_game(GameStart("cribbage", ("Ann", "Bo"))).ok
+
+
+def test_with_required_checks_the_configured_game_waits_for_its_deck_and_starts_once_it_passes(
+        tmp_path: Path) -> None:
+    waits = "waiting for a deck check: cribbage starts once the 52-card deck passes its check"
+
+    def waiting(t: Table) -> object:
+        return t.service.hub.snapshot().public_document()["status"]["waiting"]
+
+    with table(tmp_path, "required") as t:  # the config's game, at boot, on a deck never checked
+        assert waiting(t) == waits
+        t.lay([PlacedCard("5H", 480, 470)])  # dealt before the check: no card of the game
+        assert not t.service.session.table.faces.get("seat-1")
+        refused = t.service.undo()
+        assert not refused.ok and waits in refused.message
+        t.lay(PILE)
+        t.check([card for card in FULL if card != "2D"])
+        assert waiting(t) == waits  # a failed check starts nothing
+        game_id = t.service.table.game_id
+    with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
+        assert {line["type"] for line in journal.inputs(game_id)} == {"camera"}  # the game took nothing
+    with table(tmp_path, "required") as t:  # restarted: the failed check stands, the game still waits
+        assert waiting(t) == waits
+        assert t.check(FULL).startswith("deck check passed")
+        assert waiting(t) is None
+    with table(tmp_path, "required") as t:  # restarted before a card was played: the journaled pass counts
+        assert waiting(t) is None and t.service.table.game_id == game_id
+        t.lay([*PILE, PlacedCard("5H", 480, 470)])
+        assert t.service.session.table.faces.get("seat-1") == ["5H"]

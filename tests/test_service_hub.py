@@ -88,7 +88,8 @@ def test_the_public_document_shows_no_dealer_knowledge() -> None:
     assert public == {"version": 1, "at": 12.5, "table": {"scores": [3, 5]},
                       "status": {"camera": "online", "pegboard": "up", "last_refusal": None, "fault": None, "club": None,
                                  "hold": {"reason": "unknown", "zone": "seat-2", "seat": 1},
-                                 "deck_check": {"state": "failed", "deck": "52", "at": "2026-12-02T12:00:00Z"}}}
+                                 "deck_check": {"state": "failed", "deck": "52", "at": "2026-12-02T12:00:00Z"},
+                                 "waiting": None}}
     assert json.loads(snapshot.public_json) == public
     assert "QS" not in snapshot.public_json and "5H" not in snapshot.public_json
     dealer = snapshot.dealer_document()

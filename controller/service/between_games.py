@@ -5,7 +5,7 @@ camera's cards are meanwhile.
 While a check or an enrolment runs, and until its cards are gathered off the table, the camera's card
 observations come here (`takes`, `see`), never to the session (nor its journal). A check's verdict is
 journaled (the latest one, kept across restarts, is the table's); with `[console] deck_check = "required"`
-a game is started only on a deck whose latest check passed (`deck_refusal`). Called on the loop's owner
+a game is started, or played, only on a deck whose latest check passed (`deck_refusal`, `game_refusal`). Called on the loop's owner
 thread only, but for the enrolment's answer and finish (the console's thread: they take seconds, and the
 enrolment keeps the camera's cards from any game meanwhile).
 """
@@ -215,9 +215,11 @@ class BetweenGames:
 
     def deck_refusal(self, game: str) -> str | None:
         """Why the console may not start `game` now, as the deck check stands; None when it may."""
-        taken = self.camera_taken()
-        if taken is not None:
-            return taken
+        return self.camera_taken() or self.game_refusal(game)
+
+    def game_refusal(self, game: str) -> str | None:
+        """Why `game` may not be played on the deck as its latest check left it; None when it may (always
+        unless the config requires checks)."""
         if self.config.console.deck_check != "required":
             return None
         deck = game_deck(game).name

@@ -101,8 +101,8 @@ class PanelConfig:
 @dataclass(frozen=True)
 class ConsoleConfig:
     pin_hash: str = ""  # set with `cardtable console-pin`; empty: the console is locked
-    # the deck check between games: "off" (not offered), "offer", "required" (a game starts only on a deck
-    # whose latest check passed)
+    # the deck check between games: "off" (not offered), "offer", "required" (a game, the [game] one at
+    # start too, is played only on a deck whose latest check passed; until then it waits)
     deck_check: str = "offer"
 
     def __post_init__(self) -> None:
@@ -370,6 +370,9 @@ port = 8000
 [console]
 # The dealer console's PIN, hashed (salted scrypt): set it with `cardtable console-pin`. Empty: locked.
 pin_hash = ""
+# The deck check between games: "offer", "off" (not offered) or "required" (a game, this [game] one at
+# start too, is played only on a deck whose latest check passed; until then it waits for one).
+deck_check = "offer"
 
 [game]
 name = "cribbage"                  # cribbage, femkort or ferbli

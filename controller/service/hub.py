@@ -48,12 +48,13 @@ class TableStatus:
     deck_check: dict[str, Any] | None = None  # the running or latest deck check (its cards: dealer only)
     deck_check_mode: str = "offer"  # [console] deck_check: off, offer, required
     enrolment: dict[str, Any] | None = None  # a live enrolment at the console: progress, question (dealer only)
+    waiting: str | None = None  # why the game does not start yet (its deck must pass a check first)
 
     def public(self) -> dict[str, Any]:
         hold = None if self.hold is None else {k: self.hold[k] for k in PUBLIC_HOLD_KEYS if k in self.hold}
         return {"camera": self.camera, "pegboard": self.pegboard, "hold": hold,
                 "last_refusal": self.last_refusal, "fault": self.fault, "club": self.club,
-                "deck_check": _public_check(self.deck_check)}
+                "deck_check": _public_check(self.deck_check), "waiting": self.waiting}
 
     def dealer(self) -> dict[str, Any]:
         return {**self.public(), "hold": self.hold, "notice": self.notice, "deck_check": self.deck_check,

@@ -61,6 +61,7 @@ from vision.observations import CameraStatus
 from .answers import Before, answer
 from .camera import CameraFeed, CameraStatuses, build_reader_watcher, build_watcher, read_with
 from .between_games import BetweenGames
+from .deck_check import game_deck
 from .config import ServiceConfig
 from .devices import TableDevices
 from .hub import StateHub, TableStatus
@@ -169,6 +170,7 @@ class TableService:
         self._stop_requested = False
         self._stopped = False  # the owner thread is gone: console calls are answered at once
         self._session_light = LightStatus.READY  # the latest step's light, before the table's own faults
+        self._begun = False  # the current game took an input (other than a camera status): it is being played
         self._board: BoardState | None = None  # the latest step's peg board picture
         self.journal: Journal
         self.table: JournaledTable  # the session, journaled before anything shows
@@ -283,9 +285,12 @@ class TableService:
             if feed is not None:
                 feed.start()
         self._board = self.session.mapper.board()
+        self._begun = any(line["type"] != "camera" for line in self.journal.inputs(self.table.game_id))
+        self._gate()
         self._show_state()
-        self.notifier.ready(f"playing {self.session.setup.game}, game {self.table.game_id}")
-        log.info("cardtable service ready: %s, journal game %d", self.session.setup.game, self.table.game_id)
+        waits = f" ({self._status.waiting})" if self._status.waiting else ""
+        self.notifier.ready(f"playing {self.session.setup.game}, game {self.table.game_id}{waits}")
+        log.info("cardtable service ready: %s, journal game %d%s", self.session.setup.game, self.table.game_id, waits)
 
     def _serve(self) -> None:
         tick = min(IDLE_TICK, self.notifier.watchdog_interval or IDLE_TICK)
@@ -332,8 +337,35 @@ class TableService:
             if self.desk.see(item.item):
                 self._show_check()
             return
+        elif self._status.waiting is not None:
+            self._refuse_waiting(item)
+            return
+        else:
+            self._begun = True
         self._waiting.append(item)
         self._catch_up()
+
+    def _refuse_waiting(self, sensed: Sensed) -> None:
+        """An input while the game waits for its deck's check: not the game's (not journaled); a console
+        entry hears why, a button press buzzes, the camera's cards are the dealer's own business."""
+        waiting = self._status.waiting
+        if sensed.reply is not None:
+            _reply(sensed.reply, ConsoleAnswer(False, f"refused: {waiting}: check the deck first (Check deck)"))
+        elif isinstance(sensed.item, Button) and self.devices is not None:
+            self.devices.buzzer.play(Sound.ILLEGAL)
+        log.debug("not the game's (%s): %s", waiting, sensed.item)
+
+    def _gate(self) -> None:
+        """A game that took no input yet waits, with required deck checks, until its deck's latest check
+        passed; it starts as soon as one does (also one journaled before a restart)."""
+        game = self.session.setup.game
+        waited = self._status.waiting
+        refused = not self._begun and self.desk.game_refusal(game) is not None
+        waiting = (f"waiting for a deck check: {game} starts once the {game_deck(game).name}-card deck passes its "
+                   "check") if refused else None
+        if waited is not None and waiting is None:
+            log.info("the deck passed its check: game %d (%s) starts", self.table.game_id, game)
+        self._status = replace(self._status, waiting=waiting)
 
     def _beat(self) -> None:
         now = time.monotonic()
@@ -474,6 +506,8 @@ class TableService:
             return ConsoleAnswer(False, f"refused: {self._status.fault}")
         self._board = self.session.mapper.board()
         self._status = replace(self._status, hold=None, notice=None, last_refusal=None)
+        self._begun = False
+        self._gate()
         self._show_state()
         verb = "started" if start is not None else "is ready"
         log.info("game %d ended at the console; game %d (%s) %s", ended, self.table.game_id, setup.game, verb)
@@ -491,6 +525,7 @@ class TableService:
             self._fault(str(error))
             return ConsoleAnswer(False, f"the deck check is not recorded: {self._status.fault}")
         if said.ok:
+            self._gate()
             self._show_check()
         return said
 

@@ -22,6 +22,7 @@ const Render = (() => {
     const rows = [["Camera", s.camera], ["Peg board", s.pegboard], ...(deck ? [["Deck", deck]] : [])];
     let html = `<h2>Table</h2><table>${rows.map(([k, v]) => `<tr><th>${k}</th><td data-status="${k}">${esc(v)}</td></tr>`).join("")}</table>`;
     if (s.fault) html += `<p class="warn">Stopped: ${esc(s.fault)}</p>`;
+    if (s.waiting) html += `<p class="warn" id="waiting">${esc(s.waiting[0].toUpperCase() + s.waiting.slice(1))}</p>`;
     if (s.club) html += `<p class="warn" id="club">Club: ${esc(s.club)}</p>`;
     if (s.hold) html += `<p class="warn" id="hold">On hold: ${esc(s.hold.reason)}${s.hold.seat != null ? ` (seat ${s.hold.seat + 1})` : ""}</p>`;
     if (s.last_refusal) html += `<p id="refusal">Last refused: ${esc(s.last_refusal.error)}</p>`;
