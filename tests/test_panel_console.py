@@ -158,7 +158,7 @@ def _post(desk: Desk, path: str, body: Any) -> Any:
     ("/console/api/deck-check", {"step": "shuffle"}, "step: one of start, next, finish, gathered, not 'shuffle'"),
     ("/console/api/deck-check", {"step": "start", "deck": 52}, "deck: 52 or 32 with the step start"),
     ("/console/api/deck-check", {"step": "next", "deck": "32"}, "not '32' with next"),
-    ("/console/api/enrolment", {"step": "begin"}, "step: one of start, answer, finish, not 'begin'"),
+    ("/console/api/enrolment", {"step": "begin"}, "step: one of start, answer, finish, retake, keep, not 'begin'"),
     ("/console/api/enrolment", {"step": "answer"}, "answer: the dealer's answer as text"),
     ("/console/api/enrolment", {"step": "finish", "answer": "QS"}, "not 'QS' with finish"),
 ])

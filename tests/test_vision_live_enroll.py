@@ -157,7 +157,7 @@ def test_a_view_that_does_not_read_back_is_taken_again(tmp_path: Path) -> None:
                    "--out", str(tmp_path / "d.npz"))
     assert done.returncode == 0, done.stderr
     assert "not read: 10H_2.png" in done.stderr and "re-take" in done.stderr and "lay 10H" in done.stderr
-    assert "read back 4 of 4 photos; not read: none" in done.stdout
+    assert "read back 4 of 4 photos; not read: none" in done.stdout and "not re-taken" not in done.stderr
     kept = load_image(tmp_path / "d" / "10H_2.png")
     assert np.abs(kept.astype(int) - shown[4]).mean() < np.abs(kept.astype(int) - blurred).mean()
 
@@ -188,3 +188,7 @@ def test_without_ask_a_question_waits_for_the_dealers_answer(tmp_path: Path) -> 
     assert [path.name for path in live.photos[card]] == [f"{card}_1.png"] and live.progress.current == card
     with pytest.raises(ValueError, match="no view is waiting"):
         live.answer("")
+    assert live.offer(load_image(second)) and live.progress.done == [card]  # its second view, the card expected
+    assert not live.offer(load_image(first)) and live.question is not None  # the card done, laid again
+    assert not live.answer("") and said[-1].startswith(f"{card} is enrolled already")  # Enter may not take it
+    assert live.answer("skip") and len(live.photos[card]) == 2

@@ -13,6 +13,7 @@ A question is asked at once through `ask` (a terminal), or, without one, waits i
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +130,7 @@ class LiveEnrolment:
         self.new_view = new_view
         self.recognizer = recognizer or Recognizer(deck=deck)
         self.photos: dict[str, list[Path]] = {}
+        self._taken: Counter[str] = Counter()  # views taken of each card since `progress` began
         self.retakes = 0
         self._previous: np.ndarray | None = None
         self._last_view: np.ndarray | None = None
@@ -148,16 +150,22 @@ class LiveEnrolment:
         return Captured(self.photos, missing, self.retakes)
 
     def retake(self, photos: list[Path], frames: Iterable[np.ndarray]) -> Captured:
-        """Lay again the cards of `photos` (views the enrolled deck did not read back): those files are
-        removed, and one new view of each card is taken, in their order. The first view must differ from
-        the last one kept (the card lying there is not taken for the first card asked for)."""
+        """Lay again the cards of `photos` (views the enrolled deck did not read back), one new view of
+        each, in their order (`retaking`)."""
+        self.retaking(photos)
+        return self.run(frames)
+
+    def retaking(self, photos: list[Path]) -> list[str]:
+        """Ready to take the cards of `photos` again: those files are removed, and the frames offered next
+        give one new view of each card, in their order (the cards returned). The first view must differ
+        from the last one kept (the card lying there is not taken for the first card asked for)."""
         cards = list(dict.fromkeys(parse_card_file(path) for path in photos))
         for path in photos:
             path.unlink()
             self.photos[parse_card_file(path)].remove(path)
         self.order = self.cards = cards
-        self.progress = Progress(len(cards), 1)
-        return self.run(frames)
+        self.progress, self._taken = Progress(len(cards), 1), Counter()
+        return cards
 
     def offer(self, image: np.ndarray) -> bool:
         """Look at one frame; True when it was kept as a view."""
@@ -202,11 +210,11 @@ class LiveEnrolment:
             except ValueError as exc:
                 self.say(f"{exc}; or 'skip' to leave out this view")
                 return False
-            problem = (f"{card} is not among the cards being enrolled" if card not in self.cards else
-                       f"{card} is enrolled already" if card in self.progress.done else None)
-            if problem:
-                self.say(problem)
-                return False
+        problem = (None if card is None else f"{card} is not among the cards being enrolled" if card not in self.cards
+                   else f"{card} is enrolled already" if card in self.progress.done else None)
+        if problem:  # the suggestion too: a card done, moved on the table, is read as itself again
+            self.say(f"{problem}; 'skip' to leave out this view")
+            return False
         self.question = self._asked = None
         if card is not None:
             self._keep(card, image)
@@ -234,13 +242,14 @@ class LiveEnrolment:
     def _keep(self, card: str, image: np.ndarray) -> None:
         p = self.progress
         if p.current != card:  # a new card (in any order, the previous one stays short of views)
-            p.current, p.current_views = card, len(self.photos.get(card, []))
+            p.current, p.current_views = card, self._taken[card]
         self.folder.mkdir(parents=True, exist_ok=True)
         path = next(self.folder / f"{card}_{n}.png" for n in range(1, len(self.photos.get(card, [])) + 2)
                     if not (self.folder / f"{card}_{n}.png").exists())  # a re-take fills the gap it left
         if not cv2.imwrite(str(path), image):
             raise ValueError(f"cannot write enrolment photo {path}")
         self.photos.setdefault(card, []).append(path)
+        self._taken[card] += 1
         p.current_views += 1
         if p.current_views == p.views:
             p.done.append(card)

@@ -14,7 +14,9 @@ from typing import Any, Protocol
 # a deck check's, in the order the dealer takes them; "gathered": the dealer says the deck is off the table
 # (when the camera cannot see the last of it go, e.g. under the pile)
 CHECK_STEPS = ("start", "next", "finish", "gathered")
-ENROLMENT_STEPS = ("start", "answer", "finish")  # a live enrolment's
+# a live enrolment's: "finish" enrols and reads back (a test deal); "retake" lays again the cards it did not
+# read, "keep" saves the deck as it is
+ENROLMENT_STEPS = ("start", "answer", "finish", "retake", "keep")
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,8 @@ class ConsolePort(Protocol):
 
     def enrolment(self, step: str, answer: str | None = None) -> ConsoleAnswer:
         """Live enrolment of the table's deck between games: `start`, the `answer` to the view put to the
-        dealer (nothing for the card suggested, a card, or skip), `finish` (enrol, test deal, read with it)."""
+        dealer (nothing for the card suggested, a card, or skip), `finish` (enrol, test deal, read with it
+        unless a card did not read back), `retake` (lay those cards again, then `finish`), `keep` (as it is)."""
         ...
 
 

@@ -131,7 +131,8 @@ class BetweenGames:
                                    f"the table, move or turn it for each of its {run.live.progress.views} views")
 
     def enrolment_step(self, step: str, answer: str | None) -> ConsoleAnswer:
-        """The enrolment's `answer` or `finish` (the console's thread; `start` is the owner thread's)."""
+        """The enrolment's `answer`, `finish`, `retake` or `keep` (the console's thread; `start` is the
+        owner thread's)."""
         if step not in ENROLMENT_STEPS:
             return ConsoleAnswer(False, f"not an enrolment step: {step!r} (one of {', '.join(ENROLMENT_STEPS)})")
         run = self.enrolment
@@ -140,9 +141,17 @@ class BetweenGames:
         try:
             if step == "answer":
                 return ConsoleAnswer(*run.answer(answer or ""))
-            model, back = run.finish()
+            if step == "retake":
+                cards = run.retake()
+                return ConsoleAnswer(True, f"re-take: lay {', '.join(cards)} again, one at a time, face up; then "
+                                           "Finish and enrol")
+            back = run.keep() if step == "keep" else run.finish()
         except (ValueError, OSError) as error:
             return ConsoleAnswer(False, f"not enrolled: {error}" if step == "finish" else str(error))
+        if run.result is None:
+            return ConsoleAnswer(True, f"test deal: {back.summary()}. Re-take the cards that did not read "
+                                       f"({', '.join(run.state()['failed'])}), or keep the deck as it is")
+        model = run.model
         self._read_with(model)
         log.info("enrolled %d cards into %s at the console: %s", len(model.prototypes.classes), run.target,
                  back.summary())

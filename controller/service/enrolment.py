@@ -1,7 +1,10 @@
 """Live enrolment at the dealer console: `vision.live_enroll.LiveEnrolment` fed the table camera's latest
 frames on a thread of its own, its questions answered from the console (`answer`), then the deck enrolled
-from the views (vision.enroll), read back as a test deal and saved into the state directory, where the
-service finds it again at its next start (`ENROLLED_NAME`; an explicit `[camera] enrolment` wins).
+from the views (vision.enroll) and read back as a test deal (`finish`). The views the test deal does not
+read back (or reads as another card) are put to the dealer before the deck is saved: `retake` lays those
+cards again, one view each (as `cardtable vision enroll --live` does), and `finish` enrols again; `keep`
+saves it as it is. Saved into the state directory, the service finds it again at its next start
+(`ENROLLED_NAME`; an explicit `[camera] enrolment` wins).
 
 The service's camera thread keeps reading its frames meanwhile; the cards laid for the enrolment are no
 game's (the service keeps them from the session, as it does a deck check's).
@@ -20,7 +23,7 @@ import numpy as np
 from controller.output_files import write_atomically
 from vision.deck import Deck
 from vision.enroll import EnrolledModel, ReadBack, enroll, read_back
-from vision.live_enroll import LiveEnrolment
+from vision.live_enroll import LiveEnrolment, parse_card_file
 from vision.observations import TableChange
 
 from .deck_check import tally
@@ -51,13 +54,15 @@ class ConsoleEnrolment:
         self._lock = threading.Lock()  # the frame thread's offer and the console's answer take turns
         self._stop = threading.Event()
         self.live = LiveEnrolment(folder, deck, None, self._say, views=views, new_view=TABLE_NEW_VIEW)
-        self.result: ReadBack | None = None
+        self.built: tuple[EnrolledModel, ReadBack] | None = None  # enrolled and read back (saved: `result`)
+        self.result: ReadBack | None = None  # saved: the test deal of the deck the table reads with
+        self.retaken: list[str] = []  # the cards laid again, in the last re-take
         self.lying: Counter[str] = Counter()  # the cards on the table as the service's tracker saw them
-        self._thread = threading.Thread(target=self._watch, name="enrolment", daemon=True)
+        self._thread = threading.Thread()
 
     def start(self) -> None:
         self._say(self.live.progress.line() + "  lay the first card, face up")
-        self._thread.start()
+        self._watching()
 
     def answer(self, text: str) -> tuple[bool, str]:
         """The dealer's answer to the question shown: whether it settled it, and what the enrolment says."""
@@ -69,30 +74,64 @@ class ConsoleEnrolment:
         self._publish()
         return settled, said
 
-    def finish(self) -> tuple[EnrolledModel, ReadBack]:
-        """Stop taking views, enrol from those kept, read them back, save the deck (atomically)."""
-        self._stop.set()
-        self._thread.join(10)
+    def finish(self) -> ReadBack:
+        """Stop taking views, enrol from those kept and read them back; saved (`result`) at once when every
+        view read back, else `built` waits for a re-take or `keep`."""
+        self._halt()
         with self._lock:
+            if self.built is not None:
+                raise ValueError("the deck is enrolled already: re-take the cards that did not read, or keep it")
             if not self.live.photos:
                 raise ValueError("no card was enrolled yet: lay the cards one by one on the table first")
             model = enroll(self.live.folder)
-            self.result = read_back(model, self.live.folder, self.live.deck)
-            write_atomically(self.target, model.save)
+            back = read_back(model, self.live.folder, self.live.deck)
+            self.built = model, back
+            if not failed(back):
+                self._save()
         self._publish()
-        return model, self.result
+        return back
+
+    def retake(self) -> list[str]:
+        """Lay again the cards whose views did not read back: one new view of each, then `finish` again."""
+        with self._lock:
+            if self.built is None or not failed(self.built[1]):
+                raise ValueError("no card to re-take: finish the enrolment first (the test deal names them)")
+            photos = [self.live.folder / name for name in failed(self.built[1])]
+            self.retaken = self.live.retaking(photos)
+            self.built = None
+            self._say(self.live.progress.line() + f"  lay {self.retaken[0]} again")
+        self._watching()
+        self._publish()
+        return self.retaken
+
+    def keep(self) -> ReadBack:
+        """Save the deck as enrolled, the views that did not read back and all."""
+        with self._lock:
+            if self.built is None or self.result is not None:
+                raise ValueError("nothing to keep: finish the enrolment first")
+            self._save()
+            back = self.built[1]
+        self._publish()
+        return back
+
+    @property
+    def model(self) -> EnrolledModel:
+        assert self.built is not None, "not enrolled yet"
+        return self.built[0]
 
     def cancel(self) -> None:
-        self._stop.set()
-        self._thread.join(10)
+        self._halt()
 
     def state(self) -> dict[str, Any]:
         live, progress = self.live, self.live.progress
         question = live.question
-        return {"state": "enrolled" if self.result else "enrolling", "line": progress.line(), "said": self._said,
-                "done": len(progress.done), "total": progress.total, "current": progress.current,
+        back = None if self.built is None else self.built[1]
+        return {"state": "enrolled" if self.result else "review" if back else "enrolling", "line": progress.line(),
+                "said": self._said, "done": len(progress.done), "total": progress.total,
+                "current": progress.current, "retaking": self.retaken,
                 "question": None if question is None else {"text": question.text, "suggestion": question.suggestion},
-                "read_back": None if self.result is None else self.result.summary()}
+                "failed": [] if back is None else sorted({parse_card_file(Path(name)) for name in failed(back)}),
+                "read_back": None if back is None else back.summary()}
 
     def see(self, change: TableChange) -> None:
         """The service's camera observation while enrolling: the cards laid are no game's."""
@@ -102,6 +141,23 @@ class ConsoleEnrolment:
     def gathered(self) -> bool:
         """Enrolled and the last card taken off the table: the camera's observations are the game's again."""
         return self.result is not None and not +self.lying
+
+    def _save(self) -> None:
+        assert self.built is not None, "nothing enrolled to save"
+        model, back = self.built
+        write_atomically(self.target, model.save)
+        self.result = back
+
+    def _watching(self) -> None:
+        """Take views on a thread of its own until `finish` (or `cancel`)."""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="enrolment", daemon=True)
+        self._thread.start()
+
+    def _halt(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(10)
 
     def _say(self, text: str) -> None:
         self._said = text
@@ -125,3 +181,8 @@ class ConsoleEnrolment:
 
     def _publish(self) -> None:
         self._changed(self.state())
+
+
+def failed(back: ReadBack) -> list[str]:
+    """The photos the test deal did not read back, or read as another card."""
+    return [*back.unread, *(photo for photo, _ in back.wrong)]

@@ -74,8 +74,8 @@
   }
 
   function drawEnrolment(e) {
-    const running = Boolean(e && e.state === "enrolling");
-    $("enrol-start").hidden = running;
+    const running = Boolean(e && e.state === "enrolling"), review = Boolean(e && e.state === "review");
+    $("enrol-start").hidden = running || review;
     $("enrol-finish").hidden = !running;
     $("enrol-line").textContent = e ? e.line : "";
     $("enrol-said").textContent = e && running ? e.said : "";
@@ -83,7 +83,10 @@
     if (running && e.question) {
       $("enrol-asked").textContent = e.question.text + (e.question.suggestion ? ` (empty: ${e.question.suggestion})` : "");
     }
-    $("enrol-result").textContent = e && e.read_back ? `Enrolled. Test deal: ${e.read_back}` : "";
+    $("enrol-review").hidden = !review;
+    $("enrol-failed").innerHTML = review ? Render.cards(e.failed) : "";
+    $("enrol-result").textContent = !e || !e.read_back ? ""
+      : `${e.state === "enrolled" ? "Enrolled" : "Not saved yet"}. Test deal: ${e.read_back}`;
   }
 
   async function refresh() {
@@ -113,6 +116,8 @@
   $("check-next").addEventListener("click", () => post("/console/api/deck-check", {step: "next"}));
   $("enrol-start").addEventListener("click", () => post("/console/api/enrolment", {step: "start"}));
   $("enrol-finish").addEventListener("click", () => post("/console/api/enrolment", {step: "finish"}));
+  $("enrol-retake").addEventListener("click", () => post("/console/api/enrolment", {step: "retake"}));
+  $("enrol-keep").addEventListener("click", () => post("/console/api/enrolment", {step: "keep"}));
   $("enrol-skip").addEventListener("click", () => post("/console/api/enrolment", {step: "answer", answer: "skip"}));
   $("enrol-question").addEventListener("submit", async (e) => {
     e.preventDefault();
