@@ -1,7 +1,8 @@
 """Enrolment: learn the table's own deck from photos of each card, on top of the shipped CNN (no training,
 no torch): the CNN's hidden-layer embedding of each card's corner indices becomes that card's prototype,
 and in enrolled mode a card is named when the CNN and the nearest prototype agree, and a card the recognizer
-left unknown when its corners are all nearest to one card's enrolled views (vision/prototypes.py).
+left unknown when its corners are all nearest to one card's enrolled views (vision/prototypes.py), and so
+is an index the CNN declined (vision/declined.py).
 
 The enrolled file (.npz) holds the prototypes, every enrolled corner's embedding, the calibrated margin and
 low threshold, and which CNN manifest they were computed with (the embedding only means something for that
@@ -145,6 +146,7 @@ class EnrolledModel:
         """This model without the views of enrolment photo number `photo` (the same networks)."""
         held_out = copy.copy(self)
         held_out.prototypes = self.prototypes.without_photo(photo)
+        held_out._scored = FrameCandidates()  # its own frame's candidates, not shared with this model's reads
         return held_out
 
     def score(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
@@ -162,7 +164,8 @@ class EnrolledModel:
         (Prototypes.name), when the CNN reads that suit at NAME_SUIT or more on every corner (an unseen
         typeface's ranks are what it misreads), every corner's ink is of that suit's colour, no corner guesses another card and no
         card of that name is read in the frame. (Photos named after the wrong card would otherwise teach:
-        a 4H enrolled as 4S named a held-out 4H '4S'; its red ink stops that.)"""
+        a 4H enrolled as 4S named a held-out 4H '4S'; its red ink stops that.) Then the candidates no
+        reading kept, by the views too (vision/declined.py; `outlines`: the frame's isolated cards)."""
         read = {c.card for c in cards}
         colourful = in_colour(frame)
         for card in cards:
