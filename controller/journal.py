@@ -7,7 +7,7 @@ fsyncs the write-ahead log before the commit returns, so a power cut loses no ap
 power cut may be lost (never torn: the database stays consistent). A killed process loses nothing in
 either mode. The file is opened in WAL mode, so `cardtable history` can read it while the table writes.
 
-Schema (version 2; `PRAGMA application_id` marks the file as a cardtable journal, `user_version` is the
+Schema (version 3; `PRAGMA application_id` marks the file as a cardtable journal, `user_version` is the
 schema version). Every table is append-only — triggers refuse deletes and updates — except that a game's
 `ended` and `summary` are written once, when it ends:
 
@@ -16,9 +16,10 @@ schema version). Every table is append-only — triggers refuse deletes and upda
     events  (seq, game, n, input: the inputs.seq it came from or NULL, event JSON: an accepted event)
     undos   (seq, game, event: the events.seq that was undone)
     deck_checks (seq, at, result JSON: a deck check's verdict, vision.deck_check's to_json), since version 2
+    enrolments (seq, at, result JSON: a deck enrolled at the console, its test deal), since version 3
 
-A version 1 journal opened for writing is brought to version 2 (the deck_checks table added, nothing else
-touched); read-only it is read as it is, with no deck checks.
+An older journal opened for writing is brought to version 3 (the tables it lacks added, in one transaction,
+nothing else touched); read-only it is read as it is, with no deck checks or enrolments before their version.
 
 `seq` is one sequence per table across games; `n` counts 1, 2, 3, ... within a game, so a reader can tell
 that nothing is missing. Times are UTC, ISO 8601, to the second.
@@ -44,20 +45,25 @@ from .history import FORMAT as HISTORY_FORMAT
 from .table.log import TableLogError, TableLogHeader
 
 APPLICATION_ID = 0x43415244  # "CARD"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SYNCHRONOUS = ("FULL", "NORMAL")
 SQLITE_MAGIC = b"SQLite format 3\x00"
 STATE_DIRECTORY = Path("/var/lib/cardtable")  # the service's systemd StateDirectory=
 JOURNAL_NAME = "journal.sqlite3"
 
-_DECK_CHECKS = [  # version 2
-    """CREATE TABLE deck_checks (
+
+
+def _verdicts(table: str) -> list[str]:
+    """An append-only table of the table's verdicts between games: when, and the verdict as JSON."""
+    return [f"""CREATE TABLE {table} (
         seq INTEGER PRIMARY KEY,
         at TEXT NOT NULL,
         result TEXT NOT NULL)""",
-    *(f"""CREATE TRIGGER deck_checks_no_{verb} BEFORE {verb.upper()} ON deck_checks
-          BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""" for verb in ("delete", "update")),
-]
+            *(f"""CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table}
+          BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""" for verb in ("delete", "update"))]
+
+
+_SINCE = {"deck_checks": 2, "enrolments": 3}  # the verdicts' tables, and the schema version that added each
 _SCHEMA = [
     """CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -88,7 +94,7 @@ _SCHEMA = [
     *(f"""CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
           BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END"""
       for table in ("inputs", "events", "undos")),
-    *_DECK_CHECKS,
+    *(statement for table in _SINCE for statement in _verdicts(table)),
     # A game is written twice: when it starts, and once when it ends.
     """CREATE TRIGGER games_end_once BEFORE UPDATE ON games
        WHEN OLD.ended IS NOT NULL OR NEW.id IS NOT OLD.id OR NEW.header IS NOT OLD.header
@@ -213,7 +219,7 @@ def _inspect(path: Path) -> bool:
     if version > SCHEMA_VERSION:
         raise JournalError(f"{path}: journal of a newer cardtable (schema {version}; this one reads up to "
                            f"{SCHEMA_VERSION}); left untouched")
-    if version not in (1, SCHEMA_VERSION):
+    if not 1 <= version <= SCHEMA_VERSION:
         raise JournalError(f"{path}: journal with an unknown schema version {version}; left untouched")
     return True
 
@@ -273,13 +279,18 @@ class Journal:
                     connection.execute(statement)
 
     def _upgrade(self) -> None:
-        """A version 1 journal gets the deck checks' table (in one transaction: all of it or nothing)."""
-        if self._connection.execute("PRAGMA user_version").fetchone()[0] != 1:
+        """An older journal gets the tables of the versions since (in one transaction: all of it or nothing)."""
+        version = self._version()
+        if version == SCHEMA_VERSION:
             return
-        with self._write("upgrade the journal to schema 2") as connection:
-            for statement in _DECK_CHECKS:
-                connection.execute(statement)
+        with self._write(f"upgrade the journal to schema {SCHEMA_VERSION}") as connection:
+            for table, since in _SINCE.items():
+                for statement in _verdicts(table) if since > version else []:
+                    connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _version(self) -> int:
+        return int(self._connection.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         self._connection.close()
@@ -344,18 +355,32 @@ class Journal:
 
     def append_deck_check(self, result: dict[str, Any]) -> int:
         """A deck check's verdict (`DeckCheck.to_json()`); returns its seq."""
-        text = _to_json("the deck check", result)
-        with self._write("record a deck check") as connection:
-            cursor = connection.execute("INSERT INTO deck_checks (at, result) VALUES (?, ?)", (_now(), text))
+        return self._append_verdict("deck_checks", "the deck check", result)
+
+    def append_enrolment(self, result: dict[str, Any]) -> int:
+        """A deck enrolled at the console: its cards and test deal; returns its seq."""
+        return self._append_verdict("enrolments", "the enrolment", result)
+
+    def _append_verdict(self, table: str, what: str, result: dict[str, Any]) -> int:
+        text = _to_json(what, result)
+        with self._write(f"record {what}") as connection:
+            cursor = connection.execute(f"INSERT INTO {table} (at, result) VALUES (?, ?)", (_now(), text))
             return int(cursor.lastrowid or 0)
 
     # ----- reading ------------------------------------------------------------------------------
 
     def last_deck_check(self) -> tuple[str, dict[str, Any]] | None:
         """The latest deck check: (when, its verdict); None when none was run (or a version 1 journal)."""
-        if self._connection.execute("PRAGMA user_version").fetchone()[0] < 2:
+        return self._last_verdict("deck_checks")
+
+    def last_enrolment(self) -> tuple[str, dict[str, Any]] | None:
+        """The latest enrolment at the console: (when, its verdict); None when none (or a journal before 3)."""
+        return self._last_verdict("enrolments")
+
+    def _last_verdict(self, table: str) -> tuple[str, dict[str, Any]] | None:
+        if self._version() < _SINCE[table]:
             return None
-        rows = self._read("SELECT at, result FROM deck_checks ORDER BY seq DESC LIMIT 1")
+        rows = self._read(f"SELECT at, result FROM {table} ORDER BY seq DESC LIMIT 1")
         return (rows[0][0], json.loads(rows[0][1])) if rows else None
 
     def games(self) -> list[GameRecord]:

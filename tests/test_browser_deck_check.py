@@ -2,8 +2,8 @@
 against the real table service whose camera is the rendered table: the dealer taps Check deck, the deck
 is spread (one card missing) and read live, Finish names the missing card and offers enrolment, the game
 start is refused (`deck_check = "required"`) and the config's game waits, spectators see only that the
-check failed and that the game waits; a second check passes and the game starts. Then a card enrolled at the console, its question answered there,
-and a card the test deal did not read laid again there."""
+check failed and that the game waits; a second check passes and the game starts. Then a card enrolled
+at the console, its question answered there, and a card the test deal did not read laid again there."""
 from __future__ import annotations
 
 import shutil
@@ -178,5 +178,5 @@ def test_the_dealer_retakes_at_the_console_a_card_the_test_deal_did_not_read(pag
         t.lay([PlacedCard("KH", 620, 270)])
         line_says("1/1 cards")
         page.click("#enrol-finish")
-        page.wait_for_function("document.getElementById('enrol-result').textContent.startsWith('Enrolled. "
-                               "Test deal: read back 4 of 4')")
+        page.wait_for_function("/^Enrolled \\S+Z: 2 cards\\. Test deal: read back 4 of 4/"
+                               ".test(document.getElementById('enrol-result').textContent)")  # journaled

@@ -216,7 +216,7 @@ def spoiled_journal(path: Path) -> None:
     (lambda p: p.write_bytes(b"SQLite format 3\x00\x10\x00"), "truncated SQLite file (18 bytes)"),
     (foreign_database, "not a cardtable journal (a SQLite database of another program: application_id 0x0, tables: photos)"),
     (marked_database(0x4D504442, 1), "application_id 0x4d504442, tables: games"),
-    (marked_database(APPLICATION_ID, 3), "journal of a newer cardtable (schema 3; this one reads up to 2)"),
+    (marked_database(APPLICATION_ID, 4), "journal of a newer cardtable (schema 4; this one reads up to 3)"),
     (marked_database(APPLICATION_ID, 0), "journal with an unknown schema version 0"),
     (truncated_journal, "corrupt"),
     (spoiled_journal, "corrupt"),
@@ -334,44 +334,50 @@ def test_an_immutable_journal_is_refused_for_writing_but_can_be_read(immutable: 
     assert digest(immutable) == before and written(immutable.parent) == files
 
 
-def version_1_journal(path: Path) -> None:
-    """A journal as schema 1 left it: no deck checks' table, user_version 1."""
+def older_journal(path: Path, version: int) -> None:
+    """A journal as schema `version` left it: without the tables added since (deck checks in 2, enrolments
+    in 3)."""
     with Journal.open(path) as journal:
         journal_game(journal, seed=2, limit=20)
     connection = sqlite3.connect(path)
-    for name in ("deck_checks_no_delete", "deck_checks_no_update"):
-        connection.execute(f"DROP TRIGGER {name}")
-    connection.execute("DROP TABLE deck_checks")
-    connection.execute("PRAGMA user_version = 1")
+    for table in ("deck_checks", "enrolments")[version - 1:]:
+        for name in (f"{table}_no_delete", f"{table}_no_update"):
+            connection.execute(f"DROP TRIGGER {name}")
+        connection.execute(f"DROP TABLE {table}")
+    connection.execute(f"PRAGMA user_version = {version}")
     connection.commit()
     connection.close()
 
 
-def test_deck_checks_are_kept_in_order_and_append_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["deck_check", "enrolment"])
+def test_verdicts_are_kept_in_order_and_append_only(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "j.sqlite3"
     with Journal.open(path) as journal:
-        assert journal.last_deck_check() is None
-        journal.append_deck_check({"passed": False, "deck": "52", "missing": ["QS"]})
-        journal.append_deck_check({"passed": True, "deck": "32", "missing": []})
+        append, last = getattr(journal, f"append_{kind}"), getattr(journal, f"last_{kind}")
+        assert last() is None
+        append({"deck": "52", "missing": ["QS"]})
+        append({"deck": "32", "missing": []})
     with Journal.open(path, readonly=True) as journal:
-        at, result = journal.last_deck_check() or ("", {})
-        assert result == {"passed": True, "deck": "32", "missing": []} and at.endswith("Z")
+        at, result = getattr(journal, f"last_{kind}")() or ("", {})
+        assert result == {"deck": "32", "missing": []} and at.endswith("Z")
     connection = sqlite3.connect(path)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        connection.execute("DELETE FROM deck_checks")
+        connection.execute(f"DELETE FROM {kind}s")
     connection.close()
 
 
-def test_a_version_1_journal_is_read_as_it_is_and_upgraded_when_opened_for_writing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_journal_is_read_as_it_is_and_upgraded_when_opened_for_writing(tmp_path: Path, version: int) -> None:
     path = tmp_path / "j.sqlite3"
-    version_1_journal(path)
+    older_journal(path, version)
     with Journal.open(path, readonly=True) as journal:
         games = journal.games()
-        assert journal.last_deck_check() is None
+        assert journal.last_deck_check() is None and journal.last_enrolment() is None
     with Journal.open(path) as journal:
         assert journal.games() == games  # nothing of the games touched
         journal.append_deck_check({"passed": True, "deck": "52"})
-        assert journal.last_deck_check() is not None
+        journal.append_enrolment({"deck": "52", "cards": ["QS"]})
+        assert journal.last_deck_check() is not None and journal.last_enrolment() is not None
     connection = sqlite3.connect(path)
-    assert connection.execute("PRAGMA user_version").fetchone() == (2,)
+    assert connection.execute("PRAGMA user_version").fetchone() == (3,)
     connection.close()

@@ -3,11 +3,12 @@
 camera's cards are meanwhile.
 
 While a check or an enrolment runs, and until its cards are gathered off the table, the camera's card
-observations come here (`takes`, `see`), never to the session (nor its journal). A check's verdict is
-journaled (the latest one, kept across restarts, is the table's); with `[console] deck_check = "required"`
-a game is started, or played, only on a deck whose latest check passed (`deck_refusal`, `game_refusal`). Called on the loop's owner
-thread only, but for the enrolment's answer and finish (the console's thread: they take seconds, and the
-enrolment keeps the camera's cards from any game meanwhile).
+observations come here (`takes`, `see`), never to the session (nor its journal). A check's verdict and an
+enrolment's are journaled (the latest of each, kept across restarts, is the table's); with `[console]
+deck_check = "required"` a game is started, or played, only on a deck whose latest check passed
+(`deck_refusal`, `game_refusal`). Called on the loop's owner thread only, but for the enrolment's steps
+after its start (the console's thread: they take seconds, and the enrolment keeps the camera's cards
+from any game meanwhile); its verdict is journaled through `record`, on the owner thread.
 """
 from __future__ import annotations
 
@@ -32,23 +33,28 @@ log = logging.getLogger(__name__)
 
 CARD_CHANGES = (CardPlaced, CardRemoved, FaceDownCount, DuplicateCard)  # what a deck check takes from the camera
 ReadWith = Callable[[IndexModel], None]  # the service's cameras read with a deck enrolled at the console
+Record = Callable[[dict[str, Any]], ConsoleAnswer]  # an enrolment's verdict journaled (by the owner thread)
 
 
 class BetweenGames:
-    def __init__(self, config: ServiceConfig, changed: Changed, read_with: ReadWith) -> None:
-        """`changed` hears the enrolment's state (from its threads), `read_with` its enrolled deck."""
+    def __init__(self, config: ServiceConfig, changed: Changed, read_with: ReadWith, record: Record) -> None:
+        """`changed` hears the enrolment's state (from its threads), `read_with` its enrolled deck, `record`
+        its verdict (from the console's thread: `record_enrolment` on the owner thread)."""
         self.config = config
-        self._changed, self._read_with = changed, read_with
+        self._changed, self._read_with, self._record = changed, read_with, record
         self.journal: Journal
         self.check: DeckCheckRun | None = None  # the deck check running, or whose deck still lies there
         self.last_check: dict[str, Any] | None = None  # the latest journaled verdict (with its "at")
         self.enrolment: ConsoleEnrolment | None = None  # enrolling, or its last card still on the table
+        self.last_enrolment: dict[str, Any] | None = None  # the latest journaled enrolment (with its "at")
 
     def open(self, journal: Journal) -> None:
         """The journal verdicts go to; its latest deck check is the table's."""
         self.journal = journal
         last = journal.last_deck_check()
         self.last_check = None if last is None else _journaled_check(*last)
+        enrolled = journal.last_enrolment()
+        self.last_enrolment = None if enrolled is None else _journaled_enrolment(*enrolled)
 
     def close(self) -> None:
         if self.enrolment is not None:
@@ -155,8 +161,24 @@ class BetweenGames:
         self._read_with(model)
         log.info("enrolled %d cards into %s at the console: %s", len(model.prototypes.classes), run.target,
                  back.summary())
+        recorded = self._record(run.verdict())
+        unrecorded = "" if recorded.ok else f" (its verdict is not journaled: {recorded.message})"
         return ConsoleAnswer(True, f"enrolled {len(model.prototypes.classes)} cards; the table reads with this deck "
-                                   f"now and after a restart. Test deal: {back.summary()}")
+                                   f"now and after a restart{unrecorded}. Test deal: {back.summary()}")
+
+    def record_enrolment(self, verdict: dict[str, Any]) -> None:
+        """Journal an enrolment's verdict (the owner thread); a JournalError when it cannot be."""
+        self.journal.append_enrolment(verdict)
+        last = self.journal.last_enrolment()
+        assert last is not None, "an enrolment just journaled"
+        self.last_enrolment = _journaled_enrolment(*last)
+
+    def enrolment_status(self) -> dict[str, Any] | None:
+        """The enrolment as the console shows it: the running one, else the latest journaled."""
+        run = self.enrolment
+        if run is None:
+            return self.last_enrolment
+        return {**run.state(), **(self.last_enrolment or {})} if run.result else run.state()
 
     def enrolled(self) -> Path | None:
         """The deck enrolled at the console before, unless the config names one (which wins)."""
@@ -248,3 +270,8 @@ def _journaled_check(at: str, result: dict[str, Any]) -> dict[str, Any]:
     size = deck_named(result["deck"]).size
     return {**result, "state": "passed" if result.get("passed") else "failed", "at": at, "size": size,
             "read": size - len(result["missing"])}
+
+
+def _journaled_enrolment(at: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A journaled enrolment as the status shows it (its test deal in words, as a running one's)."""
+    return {**result, "state": "enrolled", "at": at, "read_back": result["summary"]}

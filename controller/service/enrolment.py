@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
+from dataclasses import asdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ import numpy as np
 from controller.output_files import write_atomically
 from vision.deck import Deck
 from vision.enroll import EnrolledModel, ReadBack, enroll, read_back
-from vision.live_enroll import LiveEnrolment, parse_card_file
+from vision.live_enroll import LiveEnrolment, deck_order, parse_card_file
 from vision.observations import TableChange
 
 from .deck_check import tally
@@ -56,7 +57,7 @@ class ConsoleEnrolment:
         self.live = LiveEnrolment(folder, deck, None, self._say, views=views, new_view=TABLE_NEW_VIEW)
         self.built: tuple[EnrolledModel, ReadBack] | None = None  # enrolled and read back (saved: `result`)
         self.result: ReadBack | None = None  # saved: the test deal of the deck the table reads with
-        self.retaken: list[str] = []  # the cards laid again, in the last re-take
+        self.retaken: list[str] = []  # the cards laid again, in every re-take
         self.lying: Counter[str] = Counter()  # the cards on the table as the service's tracker saw them
         self._thread = threading.Thread()
 
@@ -80,7 +81,8 @@ class ConsoleEnrolment:
         self._halt()
         with self._lock:
             if self.built is not None:
-                raise ValueError("the deck is enrolled already: re-take the cards that did not read, or keep it")
+                raise ValueError("its test deal is in: re-take the cards that did not read back, or keep the deck "
+                                 "as it is")
             if not self.live.photos:
                 raise ValueError("no card was enrolled yet: lay the cards one by one on the table first")
             model = enroll(self.live.folder)
@@ -97,12 +99,13 @@ class ConsoleEnrolment:
             if self.built is None or not failed(self.built[1]):
                 raise ValueError("no card to re-take: finish the enrolment first (the test deal names them)")
             photos = [self.live.folder / name for name in failed(self.built[1])]
-            self.retaken = self.live.retaking(photos)
+            cards = self.live.retaking(photos)
+            self.retaken = list(dict.fromkeys([*self.retaken, *cards]))
             self.built = None
-            self._say(self.live.progress.line() + f"  lay {self.retaken[0]} again")
+            self._say(self.live.progress.line() + f"  lay {cards[0]} again")
         self._watching()
         self._publish()
-        return self.retaken
+        return cards
 
     def keep(self) -> ReadBack:
         """Save the deck as enrolled, the views that did not read back and all."""
@@ -119,6 +122,14 @@ class ConsoleEnrolment:
         assert self.built is not None, "not enrolled yet"
         return self.built[0]
 
+    def verdict(self) -> dict[str, Any]:
+        """What the journal keeps of the saved enrolment: the deck, the cards enrolled, those that did not
+        read back (kept as they are) and those re-taken, and its test deal."""
+        assert self.result is not None, "not saved yet"
+        back, photos = self.result, self.live.photos
+        return {"deck": self.live.deck.name, "cards": [card for card in deck_order(self.live.deck) if photos.get(card)],
+                "failed": failed_cards(back), "retaken": self.retaken, **asdict(back), "summary": back.summary()}
+
     def cancel(self) -> None:
         self._halt()
 
@@ -128,9 +139,9 @@ class ConsoleEnrolment:
         back = None if self.built is None else self.built[1]
         return {"state": "enrolled" if self.result else "review" if back else "enrolling", "line": progress.line(),
                 "said": self._said, "done": len(progress.done), "total": progress.total,
-                "current": progress.current, "retaking": self.retaken,
+                "current": progress.current, "retaken": self.retaken,
                 "question": None if question is None else {"text": question.text, "suggestion": question.suggestion},
-                "failed": [] if back is None else sorted({parse_card_file(Path(name)) for name in failed(back)}),
+                "failed": [] if back is None else failed_cards(back),
                 "read_back": None if back is None else back.summary()}
 
     def see(self, change: TableChange) -> None:
@@ -186,3 +197,8 @@ class ConsoleEnrolment:
 def failed(back: ReadBack) -> list[str]:
     """The photos the test deal did not read back, or read as another card."""
     return [*back.unread, *(photo for photo, _ in back.wrong)]
+
+
+def failed_cards(back: ReadBack) -> list[str]:
+    """The cards of the photos `failed`."""
+    return sorted({parse_card_file(Path(name)) for name in failed(back)})

@@ -116,6 +116,14 @@ class EnrolmentChange:
 
 
 @dataclass(frozen=True)
+class EnrolmentVerdict:
+    """A deck enrolled at the console: its verdict, for the journal (which only the owner thread writes)."""
+
+    verdict: dict[str, Any]
+    reply: Reply
+
+
+@dataclass(frozen=True)
 class LinkChange:
     status: LinkStatus
     detail: str
@@ -139,7 +147,8 @@ class Stop:
     """Ends the loop (put by `stop`, e.g. from the SIGTERM handler)."""
 
 
-Inbox = Sensed | LinkChange | ClubChange | Command | CheckCommand | EnrolCommand | EnrolmentChange | Mark | Stop
+Inbox = (Sensed | LinkChange | ClubChange | Command | CheckCommand | EnrolCommand | EnrolmentChange | EnrolmentVerdict
+         | Mark | Stop)
 StepWatcher = Callable[[dict[str, Any], Step], None]  # (the journaled table-log line, what it did)
 
 
@@ -177,7 +186,8 @@ class TableService:
         self.devices: TableDevices | None = None
         self.camera: CameraFeed | None = None
         self.reader: CameraFeed | None = None  # the deal reader's, when one is configured
-        self.desk = BetweenGames(config, lambda state: self.inbox.put(EnrolmentChange(state)), self._read_with)
+        self.desk = BetweenGames(config, lambda state: self.inbox.put(EnrolmentChange(state)), self._read_with,
+                                 lambda verdict: self._ask(lambda reply: EnrolmentVerdict(verdict, reply)))
 
     # --- other threads ------------------------------------------------------------------------------
     def submit(self, item: TableInput) -> None:
@@ -272,8 +282,10 @@ class TableService:
     def _start(self) -> None:
         self.table = self._open_table()
         self.desk.open(self.journal)
-        self._status = replace(self._status, deck_check=self.desk.check_status())
-        watcher = build_watcher(self.config.camera, self._source, self.desk.enrolled())  # the ONNX models load here, once
+        self._status = replace(self._status, deck_check=self.desk.check_status(),
+                               enrolment=self.desk.enrolment_status())
+        # the ONNX models load here, once
+        watcher = build_watcher(self.config.camera, self._source, self.desk.enrolled())
         reading = self.config.reader.source is not None
         reader = build_reader_watcher(self.config.camera, self.config.reader, self._reader_source) if reading else None
         self.devices = TableDevices.open(self.config, self._on_press, self._on_link, self._pin_factory,
@@ -309,7 +321,7 @@ class TableService:
                 self.inbox.task_done()  # inbox.join() returns once everything put is judged (tests, tools)
 
     def _take(self, item: Sensed | LinkChange | ClubChange | Command | CheckCommand | EnrolCommand | EnrolmentChange
-              | Mark) -> None:
+              | EnrolmentVerdict | Mark) -> None:
         if isinstance(item, LinkChange):
             self._set_status(pegboard=item.status.value)
             return
@@ -327,6 +339,9 @@ class TableService:
             return
         if isinstance(item, EnrolmentChange):
             self._set_status(enrolment=item.state)
+            return
+        if isinstance(item, EnrolmentVerdict):
+            item.reply.set_result(self._journal_enrolment(item.verdict))
             return
         if isinstance(item, Mark):
             item.reached.set()
@@ -401,7 +416,7 @@ class TableService:
                 item = self.inbox.get_nowait()
             except queue.Empty:
                 return
-            if isinstance(item, (Sensed, Command, CheckCommand, EnrolCommand)):
+            if isinstance(item, (Sensed, Command, CheckCommand, EnrolCommand, EnrolmentVerdict)):
                 _reply(item.reply, stopping)
             self.inbox.task_done()
 
@@ -536,6 +551,15 @@ class TableService:
             assert self.desk.enrolment is not None
             self._set_status(enrolment=self.desk.enrolment.state())
         return said
+
+    def _journal_enrolment(self, verdict: dict[str, Any]) -> ConsoleAnswer:
+        try:
+            self.desk.record_enrolment(verdict)
+        except JournalError as error:
+            self._fault(str(error))
+            return ConsoleAnswer(False, self._status.fault or str(error))
+        self._set_status(enrolment=self.desk.enrolment_status())
+        return ConsoleAnswer(True)
 
     def _show_check(self) -> None:
         self._set_status(deck_check=self.desk.check_status())

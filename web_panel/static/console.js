@@ -77,7 +77,7 @@
     const running = Boolean(e && e.state === "enrolling"), review = Boolean(e && e.state === "review");
     $("enrol-start").hidden = running || review;
     $("enrol-finish").hidden = !running;
-    $("enrol-line").textContent = e ? e.line : "";
+    $("enrol-line").textContent = (e && e.line) || "";
     $("enrol-said").textContent = e && running ? e.said : "";
     $("enrol-question").hidden = !(running && e.question);
     if (running && e.question) {
@@ -85,8 +85,9 @@
     }
     $("enrol-review").hidden = !review;
     $("enrol-failed").innerHTML = review ? Render.cards(e.failed) : "";
-    $("enrol-result").textContent = !e || !e.read_back ? ""
-      : `${e.state === "enrolled" ? "Enrolled" : "Not saved yet"}. Test deal: ${e.read_back}`;
+    // a saved enrolment says when (the journal's) and how many cards: also the last one, after a restart
+    const saved = e && e.state === "enrolled" ? `Enrolled${e.at ? " " + e.at : ""}${e.cards ? `: ${e.cards.length} cards` : ""}` : "Not saved yet";
+    $("enrol-result").textContent = !e || !e.read_back ? "" : `${saved}. Test deal: ${e.read_back}`;
   }
 
   async function refresh() {
