@@ -144,9 +144,11 @@ def test_with_required_checks_the_configured_game_waits_for_its_deck_and_starts_
         t.lay(PILE)
         t.check([card for card in FULL if card != "2D"])
         assert waiting(t) == waits  # a failed check starts nothing
+        first = t.service.table.game_id
+        assert t.service.end_game().ok and waiting(t) == waits  # nor does ending it: the next one waits too
         game_id = t.service.table.game_id
     with Journal.open(tmp_path / "state" / JOURNAL_NAME, readonly=True) as journal:
-        assert {line["type"] for line in journal.inputs(game_id)} == {"camera"}  # the game took nothing
+        assert {line["type"] for line in journal.inputs(first)} == {"camera"}  # the game took nothing
     with table(tmp_path, "required") as t:  # restarted: the failed check stands, the game still waits
         assert waiting(t) == waits
         assert t.check(FULL).startswith("deck check passed")
