@@ -1,7 +1,8 @@
 """Mended labels of the shared ammememe_roboflow photos, each checked by eye (`label_fixes.csv`): cards lying in
 a photo that its labels leave out (a neighbouring card at the frame's edge, both or one index plainly
-readable; a 3S in the middle of an overhead frame) and one card labelled as another (a 3C labelled 4C: its
-index reads 3, its face shows three clubs). Read right, they counted as confidently wrong cards; the
+readable; a 3S in the middle of an overhead frame; a 3S in a fan whose index box is labelled 4S, the
+photo's 4S lying elsewhere) and one card labelled as another (a 3C labelled 4C: its index reads 3, its face
+shows three clubs). Read right, they counted as confidently wrong cards; the
 measurement scripts (`casts.py`) score against the mended labels unless asked for the upstream ones.
 """
 from __future__ import annotations
