@@ -259,7 +259,8 @@ def enroll_views(views: list[tuple[np.ndarray, tuple[int, int]]], base_path: Pat
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
     """Said plainly after enrolling: what the enrolled deck reads differently from the generic recognizer."""
     named = ("the cards it leaves unknown are named where every corner index is nearest one card's enrolled "
-             "views (closely, and by a lead over every other card)")
+             "views (closely, and by a lead over every other card), and so are the indices it declines to read, "
+             "re-checked")
     views = Counter(card for _, card in enrollment_photos(source))
     if max(views.values()) < 2:
         return (f"one photo per card: {named}; the generic recognizer's own readings are kept as they are (nothing "
