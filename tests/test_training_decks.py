@@ -18,6 +18,7 @@ from vision.synthetic import FACE_H, FACE_W
 from vision.training.crops import save_crop
 from vision.training.decks import (Design, fanned_cards, load_designs, load_face, main, separated_cards,
                                    wrong_readings)
+from vision.training.model_folder import recognizer_from
 
 CARDS = ("2H", "5S", "7D", "10C", "JS", "QH", "KD", "AC", "9S")
 
@@ -204,3 +205,13 @@ def test_a_card_named_wrong_is_listed_and_its_crop_saved(tmp_path: Path) -> None
     crop = cv2.imread(str(tmp_path / "wrong" / "x_0_7H.png"))
     assert crop.shape == (140 + 70, 100 + 70, 3)  # a quarter of the card's longer side added each way
     assert crop[105, 85].tolist() == [255, 255, 255] and crop[10, 10].tolist() == [0, 0, 0]
+
+
+def test_a_folder_of_retrained_networks_reads_the_deck_in_play(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """--models: the folder's networks (none here: the shipped ones) with the deck in play; not with --model."""
+    assert recognizer_from(tmp_path, PIQUET_DECK).deck == PIQUET_DECK
+    _write_design(tmp_path, "ar-anglo", CARDS)
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--model", "m.json", "--models", str(tmp_path)])
+    assert "--model or --models" in capsys.readouterr().err

@@ -7,7 +7,7 @@ Listed are the designs with French suits in red and black and English indices (A
 prints German court letters (B, D for J, Q) or no index on its courts, those cards are left out.
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
-    python -m vision.training.decks /tmp/decks [--model m.json] [--layout fan] [--grey] [--calibrated] [--deck 32]
+    python -m vision.training.decks /tmp/decks [--model m.json | --models DIR] [--layout fan] [--grey] [--calibrated] [--deck 32]
         [--cast pink] [--wrong DIR] [--only ar-anglo,ar-bellot]
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, random_layout, render, scene_calibration
 from vision.training.casts import CASTS, apply_cast
 from vision.training.crops import save_crop
+from vision.training.model_folder import recognizer_from
 
 _GERMAN_COURTS = frozenset(f"{r}{s}" for r in "JQ" for s in "SHDC")
 _NO_COURT_INDEX = frozenset(f"{r}{s}" for r in "JQK" for s in "SHDC")
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
                                              "trained on, per design and overall")
     ap.add_argument("root", type=Path, help="rasterised designs (svg_decks.py's output)")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
+    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's)")
     ap.add_argument("--frames", type=int, default=10, help="frames per design")
     ap.add_argument("--layout", choices=sorted(LAYOUTS), default="separated",
                     help="8 separated cards per frame, or two fans of 5")
@@ -184,7 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     designs = load_designs(args.root, listed, deck=deck)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
-    recognizer = Recognizer(load_model(args.model) if args.model else None, deck=deck)
+    if args.model and args.models:
+        ap.error("--model or --models, not both")
+    recognizer = (recognizer_from(args.models, deck) if args.models
+                  else Recognizer(load_model(args.model) if args.model else None, deck=deck))
     totals = np.zeros(3, int)
     for design in designs:
         scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)

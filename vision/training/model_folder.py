@@ -6,16 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from vision.cnn import CnnModel
+from vision.deck import FULL_DECK, Deck
 from vision.pips import DEFAULT_PIP_NET
 from vision.ranks import DEFAULT_RANK_NET, RankVerifier
 from vision.recognize import Recognizer
 from vision.suits import DEFAULT_SUIT_NET, SuitNetwork, SuitVerifier
 
 
-def recognizer_from(folder: Path) -> Recognizer:
+def recognizer_from(folder: Path, deck: Deck = FULL_DECK) -> Recognizer:
     def net(default: Path) -> Path:
         return folder / default.name if (folder / default.name).is_file() else default
 
     cnn = folder / "generic.json"
     return Recognizer(CnnModel(cnn) if cnn.is_file() else None, suit_verifier=SuitVerifier(net(DEFAULT_SUIT_NET)),
-                      rank_verifier=RankVerifier(net(DEFAULT_RANK_NET)), pip_network=SuitNetwork(net(DEFAULT_PIP_NET)))
+                      rank_verifier=RankVerifier(net(DEFAULT_RANK_NET)), pip_network=SuitNetwork(net(DEFAULT_PIP_NET)),
+                      deck=deck)
