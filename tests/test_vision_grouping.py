@@ -7,11 +7,11 @@ import pytest
 
 from vision.blobs import Blob
 from vision.glyphs import IndexCandidate
-from vision.grouping import group_corners
+from vision.grouping import group_corners, unname_one_card_read_two_ways
 from vision.index_pairs import quad_from_index
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
 from vision.outline import CardOutline
-from vision.readings import UNKNOWN, IndexReading
+from vision.readings import UNKNOWN, CardReading, IndexReading
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_W, PlacedCard, SceneStyle, _faces, render
 
@@ -245,3 +245,30 @@ def test_a_four_index_card_named_by_two_corners_is_not_named_again_by_its_other_
     far = [IndexReading(c, UNKNOWN, 0.8, guess="KD") for c in (index(400, 100), _opposite(index(400, 100)))]
     assert sorted(c.card for c in group_corners(named + far)) == ["KD", UNKNOWN]
     assert [c.card for c in group_corners(far)] == ["KD"]  # alone, the two agreeing guesses name it
+
+
+def _turned(c: IndexCandidate, about: np.ndarray, degrees: float) -> IndexCandidate:
+    """c's glyphs turned about the point `about`."""
+    t = np.radians(degrees)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+
+    def moved(b: Blob) -> Blob:
+        x, y = rot @ (np.array([b.cx, b.cy]) - about) + about
+        return Blob(float(x), float(y), b.x, b.y, b.w, b.h, b.area)
+    return IndexCandidate(moved(c.rank), moved(c.suit))
+
+
+def test_one_card_whose_two_prints_name_two_suits_of_its_rank_is_neither() -> None:
+    """A card's two opposite corners read alone as JH and JS, each its own card: one card read two ways, so
+    neither is named. A neighbour of that rank turned by a fan's step, or another rank, stays a card."""
+    top = index(100, 100)
+    centre = np.mean(np.array(quad_from_index(top)), axis=0)
+
+    def read(name: str, far: IndexCandidate) -> list[str]:  # both cards given the top index's outline
+        cards = [CardReading("JH", 1.0, quad_from_index(top), [IndexReading(top, "JH", 1.0)]),
+                 CardReading(name, 1.0, quad_from_index(top), [IndexReading(far, name, 1.0)])]
+        unname_one_card_read_two_ways(cards)
+        return [c.card for c in cards]
+    assert read("JS", _opposite(top)) == [UNKNOWN, UNKNOWN]
+    assert read("JS", _turned(_opposite(top), centre, 10)) == ["JH", "JS"]
+    assert read("QS", _opposite(top)) == ["JH", "QS"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,6 +14,8 @@ from vision.model import JUNK_RANK, RANKS, SUITS
 from vision.ranks import RANK_PATCH, RankVerifier, cut_rank_patches
 from vision.recognize import UNKNOWN, Recognizer
 from vision.synthetic import PlacedCard, SceneStyle, render
+
+CARDS = Path(__file__).parent / "data" / "cards"
 
 
 def test_the_patch_is_the_rank_glyph_centred_at_any_size() -> None:
@@ -132,10 +135,40 @@ def test_a_declined_reading_of_a_card_another_card_names_stays_declined(verifier
     threshold = 0.9
 
     def confirmed(named_by: IndexCandidate) -> list[bool]:  # ace_b declined at 0.6, `named_by` names 'AS'
-        return rec._verified(frame, [named_by, ace_b], *aces, np.array([threshold, 0.6]), threshold).tolist()
+        return rec._verified(frame, [named_by, ace_b], *aces, np.array([threshold, 0.6]), threshold,
+                             threshold).tolist()
     assert confirmed(ace_b) == [False, True]  # the same index
     assert confirmed(ace_a) == [False, True]  # its opposite corner
     assert confirmed(far) == [False, False]  # another card
+
+
+def test_a_declined_reading_whose_other_corner_reads_its_rank_with_another_suit_stays_declined(
+        verifier: RankVerifier) -> None:
+    """The card's opposite corner guessing (at PAIR_LOW) the declined reading's rank with another suit bars
+    the verifiers' rescue: the card's two prints disagree. Guessing the same card, or another rank (a
+    neighbour, as likely), does not."""
+    frame = _table()
+    rec = Recognizer(rank_verifier=verifier)
+    ace_a, ace_b = [rd.candidate for rd in rec.read_indices(frame) if rd.card == "AS"][:2]
+    conf = np.array([0.8, 0.6])
+
+    def confirmed(other_corner: str) -> list[bool]:  # ace_b declined at 0.6 as 'AS', ace_a guessing `other_corner`
+        r = np.array([RANKS.index(other_corner[:-1]), RANKS.index("A")])
+        s = np.array([SUITS.index(other_corner[-1]), SUITS.index("S")])
+        return rec._verified(frame, [ace_a, ace_b], r, s, conf, 0.9, 0.7).tolist()
+    assert confirmed("AC")[1] is False
+    assert confirmed("AS")[1] is True
+    assert confirmed("KC")[1] is True
+
+
+def test_a_rescue_is_barred_on_a_real_photo_whose_card_s_corners_disagree_on_the_suit() -> None:
+    """A 'val' overhead photo under casts.py's dim cast (the cut around one card, tests/data/cards): the 3C's
+    upper index was read 3S at 0.8 and both verifiers confirmed it at 0.98, naming a wrong 3S, while its
+    other index guessed 3C at 0.86. The two prints disagree: nothing is named there now."""
+    frame = cv2.imread(str(CARDS / "ammememe_roboflow" / "crops" / "WIN_20240627_12_04_48_dim_3C.png"))
+    rec = Recognizer()
+    assert {"3S", "3C"} <= {rd.guess for rd in rec.read_indices(frame) if rd.card == UNKNOWN}
+    assert [c.card for c in rec.read(frame) if c.card != UNKNOWN] == []
 
 
 def test_a_missing_or_corrupt_network_is_a_clear_error(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from vision.readings import UNKNOWN
 from vision.recognize import Recognizer
+from vision.training.casts import CASTS, apply_cast
 
 DATA = Path(__file__).parent / "data" / "decks"
 
@@ -43,3 +44,36 @@ def test_one_card_read_from_two_corners_that_did_not_group_is_one_card(recognize
     assert Counter(named)["QS"] == 1
     assert set(named) <= {"5H", "7S", "QS", "3S", "AS", "QD", "JS", "QH"}  # the frame's cards
     assert len(named) == len(set(named))
+
+
+@pytest.mark.parametrize("cast", ["pink", "blue"])
+def test_under_a_tinted_light_the_pips_suit_vetoes_the_index_suit(recognizer: Recognizer, cast: str) -> None:
+    """anglo_modern's frame under casts.py's pink and blue light: its 6S's blocky spades were read 6C on both
+    corners at 0.99 (colour tells red from black, not a spade from a club); its six pips, which the pip
+    network reads as spades, now veto that name. The other cards are read as before."""
+    frame = apply_cast(cv2.imread(str(DATA / "anglo_modern_separated_0.webp")), CASTS[cast], seed=0)
+    cards = [c.card for c in recognizer.read(frame)]
+    assert "6C" not in cards
+    assert sorted(c for c in cards if c != UNKNOWN) == ["2C", "3H", "3S", "5H", "8C", "AC", "AH"]
+
+
+@pytest.mark.parametrize("card", ["8C", "2C"])
+def test_under_a_warm_light_club_pips_veto_a_spade_index(recognizer: Recognizer, card: str) -> None:
+    """jolly-royal under casts.py's warm light: its clubs' indices read as spades on both corners at 1.0 (the
+    suit verifier, which doubts them in plain light, sees spades or junk under the lamp); the pips read as
+    clubs, and the card is unknown, not a confident wrong spade."""
+    frame = cv2.imread(str(DATA / f"jolly-royal_warm_separated_0_{card}.webp"))
+    cards = recognizer.read(frame)
+    assert [c.card for c in cards] == [UNKNOWN]
+    assert {rd.card for c in cards for rd in c.corners} == {card[:-1] + "S"}
+
+
+def test_one_card_whose_two_corners_name_two_cards_is_neither(recognizer: Recognizer) -> None:
+    """ancient-egyptians' JH in grey: one index read JH, the other (its heart seen as a spade, no colour to
+    veto it) JS, each at 1.0; each implied an outline of its own and the two did not group, so a wrong JS
+    was reported beside the right JH. Each lies on the other's outline, pointing apart: one card, two
+    names, and neither is named."""
+    frame = cv2.imread(str(DATA / "ancient-egyptians_grey_separated_2_JH.png"))
+    cards = recognizer.read(frame)
+    assert sorted(rd.card for c in cards for rd in c.corners) == ["JH", "JS"]
+    assert [c.card for c in cards] == [UNKNOWN, UNKNOWN]

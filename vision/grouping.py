@@ -9,9 +9,15 @@ import cv2
 import numpy as np
 
 from vision.index_pairs import (card_centre, offset_in_card, opposite_corners, quad_from_index, same_card_opposite,
-                                side_by_side, top_corners, two_corners)
+                                side_by_side, top_corners, two_corners, up_cos)
 from vision.outline import CardOutline
 from vision.readings import UNKNOWN, CardReading, IndexReading, either
+
+
+# Two indices pointing apart at least this exactly (cosine of their up directions) may be one card's two
+# prints: a card is rigid, and an index's up is read to a few degrees (a fan turns its cards ~10 degrees
+# or more from one another).
+ONE_CARD_COS = -0.99
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
@@ -128,6 +134,27 @@ def _one_card_once(cards: list[CardReading]) -> list[CardReading]:
             twin.corners += card.corners
             twin.confidence = either(twin.confidence, card.confidence)
     return out
+
+
+def unname_one_card_read_two_ways(cards: list[CardReading]) -> None:
+    """Two named cards of one rank and two suits, each of whose corners lies on the other's quad, read from
+    corners pointing apart, are one card's two prints read as two cards (each index implying an outline of
+    its own, as in `_one_card_once`): they disagree on the suit, so neither is named (ancient-egyptians' JH
+    in grey, one corner read JH and the other JS at 1.0). Not two ranks: a fan's cards overlap so, a card's
+    near index pointing away from its neighbour's far one (any two names: fans of the designs printing four
+    indices lost half their cards, 2,573 -> 2,345 read). For the recognizer to apply once the faces are
+    read: an isolated card's face may have settled the clash already (bellot's 3H, one corner read JH on
+    its outline, unnamed by its three pips; made unknown before, the 3H's other corner was lost too).
+    Pointing apart as one card's two prints do, exactly (ONE_CARD_COS): a fan's neighbour of that rank, its
+    far index pointing away from this card's near one, is turned by the fan's step (cos -0.82 and -0.91 on
+    the two fanned pairs that lost a card, ancient-egyptians' -0.998 and -0.999)."""
+    named = [c for c in cards if c.card != UNKNOWN]
+    clashing = [(a, b) for a, b in itertools.combinations(named, 2)
+                if a.card[:-1] == b.card[:-1] and a.card != b.card and _corners_inside(a, b) and _corners_inside(b, a)
+                and any(two_corners(x.candidate, y.candidate) and up_cos(x.candidate, y.candidate) < ONE_CARD_COS
+                        for x in a.corners for y in b.corners)]
+    for a, b in clashing:
+        a.card = b.card = UNKNOWN
 
 
 def _corners_inside(card: CardReading, other: CardReading) -> bool:

@@ -68,10 +68,12 @@ class Pips:
         return [(_pip_as_suit(to_image, x, y, -1.0, length), _pip_as_suit(to_image, x, y, 1.0, length))
                 for x, y in self.centres]
 
-    def suit(self, network: SuitNetwork, frame: np.ndarray, card_width: float) -> tuple[str, float]:
-        """The pips' suit by the pip network and its mean probability over them, each pip read the way up
-        it reads likelier (the network takes a suit on its head for junk, not for another suit)."""
-        cuts = [c for pair in self.cuts(card_width) for c in pair]
+    def suit(self, network: SuitNetwork, frame: np.ndarray, card_width: float, most: int | None = None
+             ) -> tuple[str, float]:
+        """The pips' suit by the pip network and its mean probability over them (over the `most` first,
+        the card's top pips, if given), each pip read the way up it reads likelier (the network takes a suit
+        on its head for junk, not for another suit)."""
+        cuts = [c for pair in self.cuts(card_width)[:most] for c in pair]
         per_pip = network.probabilities(frame, cuts)[:, :len(SUITS)].reshape(-1, 2, len(SUITS)).max(axis=1)
         mean = per_pip.mean(axis=0)
         best = int(mean.argmax())

@@ -14,8 +14,8 @@ from vision.blobs import Blob
 from vision.cnn import CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate, propose_indices
-from vision.grouping import group_corners
-from vision.index_pairs import OTHER_CORNER_L, of_one_card, same_index
+from vision.grouping import group_corners, unname_one_card_read_two_ways
+from vision.index_pairs import OTHER_CORNER_L, of_one_card, opposite_corners, same_index, two_corners
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
@@ -99,6 +99,9 @@ VERIFIED = 0.98
 GRID_RECHECKED = 3
 # A card named by its pips: the suit network's mean probability of their suit.
 PIP_SUIT = 0.9
+# The pips read to check the suit of a card its indices name (the network's time grows with the pips read:
+# all of them cost ~20 % of a bench frame's time under load).
+VETO_PIPS = 3
 # Glyph-centre shifts (in units of L, along card-right and card-up) for the confidence re-check.
 _JITTERS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
 
@@ -125,6 +128,17 @@ def _confirmed_by_other_corner(cands: list[IndexCandidate], owners: np.ndarray, 
     apart = np.linalg.norm(centre[:, None] - centre[None, :], axis=2) > OTHER_CORNER_L * length[:, None]
     confirmed[on_card] = (same & apart).any(axis=1)
     return confirmed
+
+
+def _other_print_disagrees(i: int, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray, read: np.ndarray
+                           ) -> bool:
+    """Does a reading (`read`: named or guessing, at PAIR_LOW or more) that may be the other corner of
+    candidate i's card (pointing apart, within a card's diagonal) see i's rank with another suit? Then the
+    card's two prints disagree on the suit, and the verifiers' word on i's glyphs is no rescue: a 3C's
+    corner read 3S at 0.8 was rescued at 0.98 (a dim 'val' photo) while its other corner guessed 3C at
+    0.86. Not another rank: loosely placed, as one index can place its card, that is likelier a neighbour."""
+    return any(r[j] == r[i] and s[j] != s[i] and two_corners(cands[i], cands[j])
+               and opposite_corners(cands[i], cands[j]) for j in np.flatnonzero(read))
 
 
 class Recognizer:
@@ -193,18 +207,20 @@ class Recognizer:
         sure = np.flatnonzero(recheck)
         conf[sure] = np.minimum(conf[sure], self._jittered_confidence(frame, [cands[i] for i in sure], r[sure], s[sure],
                                                                       pair_low))
-        conf[self._verified(frame, cands, r, s, conf, threshold)] = threshold
+        conf[self._verified(frame, cands, r, s, conf, threshold, pair_low)] = threshold
         return self._select(cands, pr, ps, r, s, conf, threshold, pair_low)
 
     def _verified(self, frame: np.ndarray, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray,
-                  conf: np.ndarray, threshold: float) -> np.ndarray:
+                  conf: np.ndarray, threshold: float, pair_low: float) -> np.ndarray:
         """The declined readings (RESCUE_LOW <= conf < threshold) that both glyph verifiers confirm, as a
-        mask; not those whose card an index of another card names (see RESCUE_LOW)."""
+        mask; not those whose card an index of another card names (see RESCUE_LOW), nor those whose card's
+        other corner may read its rank with another suit (`_other_print_disagrees`)."""
         card = r * (JUNK_SUIT + 1) + s
         indexlike = (r != JUNK_RANK) & (s != JUNK_SUIT)
         named = np.flatnonzero(indexlike & (conf >= threshold))
         idx = [i for i in np.flatnonzero(indexlike & (conf >= RESCUE_LOW) & (conf < threshold))
                if not any(card[j] == card[i] and not of_one_card(cands[i], cands[j]) for j in named)]
+        idx = [i for i in idx if not _other_print_disagrees(int(i), cands, r, s, indexlike & (conf >= pair_low))]
         out = np.zeros(len(cands), bool)
         if idx:
             declined = [cands[i] for i in idx]
@@ -304,6 +320,7 @@ class Recognizer:
         found = self._read(frame)
         cards = group_corners(found.readings, found.on_card)
         cards += self._read_faces(frame, cards, found)
+        unname_one_card_read_two_ways(cards)
         name_unknown = getattr(self.model, "name_unknown", None)  # an enrolled deck's own views (enroll.py)
         if name_unknown is not None:
             name_unknown(frame, cards, self.deck, found.outlines)
@@ -314,12 +331,15 @@ class Recognizer:
         """The faces of isolated cards, read apart from the indices' blobs:
 
         - a card its indices name whose pips (pips.py) count another rank is unknown (an unseen deck's 3
-          read 5 on both corners, at 1.0; a number card read as a jack on one corner), and in a grey frame,
-          where colour cannot veto a suit, so is one whose pips the pip network reads as another suit at
-          PIP_SUIT, and so is a number card named by one corner alone whose face shows no pips (neither
-          colour nor a second print checks that reading: on the designs in grey, 6 of 16 wrong cards, courts'
-          and ancient-egyptians' faces read as numbers, for 24 right ones; in colour it would cost 24 right
-          cards for 2 wrong); a court or an ace named by both its corners is not looked at;
+          read 5 on both corners, at 1.0; a number card read as a jack on one corner), and so is one whose
+          pips the pip network reads as another suit at PIP_SUIT (in grey, where colour cannot veto a suit,
+          and in colour too, where it tells red from black but not a spade from a club: an unseen deck's
+          blocky spades read as clubs on both corners under a pink or blue light, a deck's clubs as spades
+          under a warm one, each at 0.98-1.0); in a grey frame, so is a number card named by one corner
+          alone whose face shows no pips (neither colour nor a second print checks that reading: on the
+          designs in grey, 6 of 16 wrong cards, courts' and ancient-egyptians' faces read as numbers, for 24
+          right ones; in colour it would cost 24 right cards for 2 wrong); a court or an ace named by both
+          its corners is not looked at;
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -344,7 +364,8 @@ class Recognizer:
                 continue  # no pips to count (and a third of a bench frame's pip time)
             pips = find_pips(frame, outline)
             if named:
-                seen = pips.suit(self.pip_network, frame, outline.width) if pips and not found.colourful else None
+                counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
+                seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
                 for card in named:
                     if pips is not None and card.card[:-1] != pips.rank:
                         card.card = UNKNOWN
