@@ -260,7 +260,8 @@ def _turned(c: IndexCandidate, about: np.ndarray, degrees: float) -> IndexCandid
 
 def test_one_card_whose_two_prints_name_two_suits_of_its_rank_is_neither() -> None:
     """A card's two opposite corners read alone as JH and JS, each its own card: one card read two ways, so
-    neither is named. A neighbour of that rank turned by a fan's step, or another rank, stays a card."""
+    neither is named. A neighbour of that rank turned as a fan turns one (25 degrees: two of its steps), or
+    another rank, stays a card."""
     top = index(100, 100)
     centre = np.mean(np.array(quad_from_index(top)), axis=0)
 
@@ -270,5 +271,5 @@ def test_one_card_whose_two_prints_name_two_suits_of_its_rank_is_neither() -> No
         unname_one_card_read_two_ways(cards)
         return [c.card for c in cards]
     assert read("JS", _opposite(top)) == [UNKNOWN, UNKNOWN]
-    assert read("JS", _turned(_opposite(top), centre, 10)) == ["JH", "JS"]
+    assert read("JS", _turned(_opposite(top), centre, 25)) == ["JH", "JS"]  # cos -0.91, a fan's neighbour
     assert read("QS", _opposite(top)) == ["JH", "QS"]

@@ -8,16 +8,10 @@ import itertools
 import cv2
 import numpy as np
 
-from vision.index_pairs import (card_centre, offset_in_card, opposite_corners, quad_from_index, same_card_opposite,
-                                side_by_side, top_corners, two_corners, up_cos)
+from vision.index_pairs import (card_centre, offset_in_card, opposite_corners, prints_of_one_card, quad_from_index,
+                                same_card_opposite, side_by_side, top_corners, two_corners)
 from vision.outline import CardOutline
 from vision.readings import UNKNOWN, CardReading, IndexReading, either
-
-
-# Two indices pointing apart at least this exactly (cosine of their up directions) may be one card's two
-# prints: a card is rigid, and an index's up is read to a few degrees (a fan turns its cards ~10 degrees
-# or more from one another).
-ONE_CARD_COS = -0.99
 
 
 def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] | None = None) -> list[CardReading]:
@@ -145,14 +139,13 @@ def unname_one_card_read_two_ways(cards: list[CardReading]) -> None:
     indices lost half their cards, 2,573 -> 2,345 read). For the recognizer to apply once the faces are
     read: an isolated card's face may have settled the clash already (bellot's 3H, one corner read JH on
     its outline, unnamed by its three pips; made unknown before, the 3H's other corner was lost too).
-    Pointing apart as one card's two prints do, exactly (ONE_CARD_COS): a fan's neighbour of that rank, its
-    far index pointing away from this card's near one, is turned by the fan's step (cos -0.82 and -0.91 on
-    the two fanned pairs that lost a card, ancient-egyptians' -0.998 and -0.999)."""
+    Pointing apart as one card's two prints do, exactly (index_pairs.prints_of_one_card): a fan's neighbour
+    of that rank, its far index pointing away from this card's near one, is turned by the fan's step (cos
+    -0.82 and -0.91 on the two fanned pairs that lost a card, ancient-egyptians' -0.998 and -0.999)."""
     named = [c for c in cards if c.card != UNKNOWN]
     clashing = [(a, b) for a, b in itertools.combinations(named, 2)
                 if a.card[:-1] == b.card[:-1] and a.card != b.card and _corners_inside(a, b) and _corners_inside(b, a)
-                and any(two_corners(x.candidate, y.candidate) and up_cos(x.candidate, y.candidate) < ONE_CARD_COS
-                        for x in a.corners for y in b.corners)]
+                and any(prints_of_one_card(x.candidate, y.candidate) for x in a.corners for y in b.corners)]
     for a, b in clashing:
         a.card = b.card = UNKNOWN
 

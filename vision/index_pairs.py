@@ -27,6 +27,11 @@ SAME_GLYPH_L = 0.45
 # standard faces, 4.29 on dondorf's: at 4.3 its 3S in a fan was two cards). Two cards side by side,
 # touching, put their top-left indices 6.4 L apart: a second deck's twin there stays a second card.
 TOP_SPAN_L = (4.0, 6.0)
+# A card's two opposite prints point apart at least this exactly (cosine of their up directions): a card is
+# rigid, its prints antiparallel to the few degrees an index's up is read to (-0.98 to -1.0 on the photo
+# and the designs where they disagreed); a fan turns its neighbours further (a neighbour's far index
+# against a card's near one, naming that card's rank: -0.82 and -0.91 on the designs' fans).
+ONE_CARD_COS = -0.95
 
 
 def quad_from_index(c: IndexCandidate) -> list[list[float]]:
@@ -97,6 +102,13 @@ def two_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     """Are a and b two index corners of one card: pointing apart, further apart than one corner's cuts?"""
     apart = math.dist(a.centre, b.centre) / max(a.length, b.length)
     return up_cos(a, b) < -PARALLEL_COS and apart > OTHER_CORNER_L
+
+
+def prints_of_one_card(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Could a and b be one card's two opposite prints: pointing apart as exactly as one card's do
+    (ONE_CARD_COS), further apart than one corner's cuts and within a card's diagonal? Not the implied card
+    centres (`same_card_opposite`): a foreshortened photo or a design's index placed otherwise moves them."""
+    return up_cos(a, b) < ONE_CARD_COS and two_corners(a, b) and opposite_corners(a, b)
 
 
 def of_one_card(a: IndexCandidate, b: IndexCandidate) -> bool:

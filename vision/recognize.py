@@ -15,7 +15,7 @@ from vision.cnn import CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate, propose_indices
 from vision.grouping import group_corners, unname_one_card_read_two_ways
-from vision.index_pairs import OTHER_CORNER_L, of_one_card, opposite_corners, same_index, two_corners
+from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, same_index
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
@@ -132,13 +132,14 @@ def _confirmed_by_other_corner(cands: list[IndexCandidate], owners: np.ndarray, 
 
 def _other_print_disagrees(i: int, cands: list[IndexCandidate], r: np.ndarray, s: np.ndarray, read: np.ndarray
                            ) -> bool:
-    """Does a reading (`read`: named or guessing, at PAIR_LOW or more) that may be the other corner of
-    candidate i's card (pointing apart, within a card's diagonal) see i's rank with another suit? Then the
-    card's two prints disagree on the suit, and the verifiers' word on i's glyphs is no rescue: a 3C's
-    corner read 3S at 0.8 was rescued at 0.98 (a dim 'val' photo) while its other corner guessed 3C at
-    0.86. Not another rank: loosely placed, as one index can place its card, that is likelier a neighbour."""
-    return any(r[j] == r[i] and s[j] != s[i] and two_corners(cands[i], cands[j])
-               and opposite_corners(cands[i], cands[j]) for j in np.flatnonzero(read))
+    """Does a reading (`read`: named or guessing, at PAIR_LOW or more) that may be the other print of
+    candidate i's card (index_pairs.prints_of_one_card) see i's rank with another suit? Then the card's two
+    prints disagree on the suit, and the verifiers' word on i's glyphs is no rescue: a 3C's corner read 3S
+    at 0.8 was rescued at 0.98 (a dim 'val' photo) while its other corner guessed 3C at 0.86. Not another
+    rank: placed as loosely as that (not by the implied card centre, which the photo's foreshortening
+    moves), that is likelier a neighbour. Pointing apart loosely too, fanned neighbours of one rank barred
+    three right rescues on the designs' fans."""
+    return any(r[j] == r[i] and s[j] != s[i] and prints_of_one_card(cands[i], cands[j]) for j in np.flatnonzero(read))
 
 
 class Recognizer:
