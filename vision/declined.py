@@ -8,9 +8,12 @@ index CNN's suit head reads X's suit at NAME_SUIT, and every jittered cut of it 
 shifts) is nearest X's views too, at RECHECK_SIMILAR or more. Then by place: a candidate on an isolated
 card's outline names that card (every candidate named on it must agree, with its corners' guesses too, and
 its face: the pips count X's rank, none on a court or an ace), none if that card is named; elsewhere, a
-candidate that is a cut of an index some card was read from is left (that card's), one that is a cut of an
-unknown card's index names that card, and any other is a card of its own. X must be of the deck in play,
-not read elsewhere in the frame, and named at one place only.
+candidate that is an index of a card read (a cut of one of its indices, or its opposite corner: within a
+card's diagonal and pointing the other way; of_one_card, opposite_corners) is left when that card is
+named, names it when it is unknown (its corners' guesses agreeing), and any other is a card of its own.
+(Under a blue cast a 7D's far corner, declined, was named 7S as a card of its own while its near corner,
+unknown, guessed 7D.) X must be of the deck in play, not read elsewhere in the frame, and named at one
+place only.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ import numpy as np
 from vision.cnn import CnnModel
 from vision.deck import Deck
 from vision.glyphs import IndexCandidate
-from vision.index_pairs import quad_from_index, same_index
+from vision.index_pairs import of_one_card, opposite_corners, quad_from_index
 from vision.model import RANKS, SUITS
 from vision.outline import CardOutline
 from vision.pips import find_pips
@@ -157,8 +160,8 @@ def _place(p: _Proposal, cards: list[CardReading], outlines: Sequence[CardOutlin
             if any(c.card != UNKNOWN for c in on):
                 return None
             return _Place(on[0] if on else None, outline)
-    for card in cards:
-        if any(same_index(p.cand, rd.candidate) for rd in card.corners):
+    for card in cards:  # an index of a card read (a cut of it, its opposite corner): that card's
+        if any(of_one_card(p.cand, rd.candidate) or opposite_corners(p.cand, rd.candidate) for rd in card.corners):
             return None if card.card != UNKNOWN else _Place(card, None)
     return _Place(None, None)
 
