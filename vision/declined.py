@@ -27,7 +27,7 @@ import numpy as np
 from vision.cnn import CnnModel
 from vision.deck import Deck
 from vision.glyphs import IndexCandidate
-from vision.index_pairs import of_one_card, opposite_corners, quad_from_index
+from vision.index_pairs import opposite_corners, quad_from_index, same_index
 from vision.model import RANKS, SUITS
 from vision.outline import CardOutline
 from vision.pips import find_pips
@@ -160,9 +160,12 @@ def _place(p: _Proposal, cards: list[CardReading], outlines: Sequence[CardOutlin
             if any(c.card != UNKNOWN for c in on):
                 return None
             return _Place(on[0] if on else None, outline)
-    for card in cards:  # an index of a card read (a cut of it, its opposite corner): that card's
-        if any(of_one_card(p.cand, rd.candidate) or opposite_corners(p.cand, rd.candidate) for rd in card.corners):
+    for card in cards:  # a cut of a read card's index: that card's
+        if any(same_index(p.cand, rd.candidate) for rd in card.corners):
             return None if card.card != UNKNOWN else _Place(card, None)
+    for card in cards:  # an unknown card's other corner (pointing the other way, within its diagonal)
+        if card.card == UNKNOWN and any(opposite_corners(p.cand, rd.candidate) for rd in card.corners):
+            return _Place(card, None)
     return _Place(None, None)
 
 
