@@ -247,3 +247,33 @@ def test_the_demo_table_plays_on_the_spectator_page(page: Any, tmp_path: Path) -
         demo.stopping.set()
         thread.join(120)
     assert not thread.is_alive()
+
+
+def test_console_uses_a_desktop_width(browser: Any) -> None:
+    """At a desktop's width the console's cards fill both columns, the table first: as one cell of the
+    page's grid, the desk took half the width beside the sign-in answer stretched to its height."""
+    hub = StateHub()
+    hub.publish(CRIBBAGE, CRIBBAGE, TableStatus(camera="online", pegboard="up"))
+    server = make_server(create_app(hub, RecordingConsole(), settings=PanelSettings(pin_hash=PIN_HASH, keepalive=0.5)),
+                         "127.0.0.1", 0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{server.effective_port}/console")
+        page.fill("#pin", PIN)
+        page.click("#sign-in button")
+        page.wait_for_selector("#state [data-game=cribbage]")
+        main, desk, answer = (page.locator(selector).bounding_box() for selector in ("main", "#desk", "#answer"))
+        assert desk["width"] > 0.9 * main["width"] and answer["width"] > 0.9 * main["width"]
+        assert answer["height"] < 100
+        state, start = page.locator("#state").bounding_box(), page.locator("#start").bounding_box()
+        assert state["y"] < page.locator("#deck-check, #enrol").first.bounding_box()["y"]  # the game on top
+        assert state["x"] != start["x"] or state["y"] != start["y"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    finally:
+        context.close()
+        hub.close()
+        shut_down(server)
+        thread.join(5)
