@@ -139,6 +139,11 @@ def _post(desk: Desk, path: str, body: Any) -> Any:
 @pytest.mark.parametrize("path, body, why", [
     ("/console/api/start", "{not json", "JSON object"),
     ("/console/api/start", [1, 2], "JSON object"),
+    # what the journal cannot keep is refused here: a NaN reaching the service stopped play for good
+    ("/console/api/event", '{"event": {"type": "bet", "seat": 0, "amount": NaN}}', "NaN is not a JSON number"),
+    ("/console/api/event", '{"event": {"type": "bet", "seat": 0, "amount": 1e999}}', "too large for a double"),
+    ("/console/api/event", '{"event": {"type": "bet", "seat": 0, "amount": 10000000000000000000}}', "is too large"),
+    ("/console/api/event", "[" * 100_000 + "]" * 100_000, "nested more than 16 deep"),  # was a 500
     ("/console/api/start", {"game": "poker", "players": ["A", "B"]}, "game: must be one of"),
     ("/console/api/start", {"game": "femkort", "players": []}, "players: a list of 1 to 8"),
     ("/console/api/start", {"game": "femkort", "players": ["A", " "]}, "every name must be non-empty"),
@@ -165,6 +170,16 @@ def _post(desk: Desk, path: str, body: Any) -> Any:
 def test_bad_entries_are_refused_naming_the_part(desk: Desk, path: str, body: Any, why: str) -> None:
     reply = _post(desk, path, body)
     assert reply.status_code == 400 and why in reply.get_json()["error"], reply.get_json()
+    assert desk.port.calls == []
+
+
+def test_an_oversized_or_form_entry_is_refused(desk: Desk) -> None:
+    client, token = desk.signed_in()
+    big = client.post("/console/api/event", data='{"event": {"type": "fold", "seat": 0, "x": "' + "y" * (1 << 20) + '"}}',
+                      content_type="application/json", headers={"X-CSRF-Token": token})
+    assert big.status_code == 413 and "error" in big.get_json()
+    form = client.post("/console/api/event", data={"event": "fold"}, headers={"X-CSRF-Token": token})
+    assert form.status_code == 400 and "Content-Type: application/json" in form.get_json()["error"]
     assert desk.port.calls == []
 
 

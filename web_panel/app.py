@@ -6,6 +6,7 @@ import os
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
+from controller.jsonlines import MAX_LINE_BYTES
 from controller.service.config import ServiceConfig
 from controller.service.hub import StateHub
 
@@ -25,7 +26,8 @@ def create_app(hub: StateHub, console: ConsolePort, config: ServiceConfig | None
         settings = PanelSettings(pin_hash=config.console.pin_hash if config else "")
     app = Flask(__name__)
     app.config.update(SECRET_KEY=settings.secret_key or os.urandom(32), SESSION_COOKIE_HTTPONLY=True,
-                      SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="cardtable_console")
+                      SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="cardtable_console",
+                      MAX_CONTENT_LENGTH=MAX_LINE_BYTES)  # an entry is one journal line: 413 beyond
     limiter = AttemptLimiter(settings.max_failures, settings.lockout, settings.max_lockout)
     app.extensions.update({"cardtable.hub": hub, "cardtable.console": console, "cardtable.archive": archive,
                            "cardtable.settings": settings, "cardtable.limiter": limiter})

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, session
 
+from controller.jsonlines import JsonLineError, parse_json_line
 from controller.service.hub import StateHub
 from controller.service.pin import PinError, check_pin, verify_pin
 
@@ -42,7 +43,14 @@ def _guard() -> None:
 
 
 def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    """The entry as a JSON object within the journal's limits on a line: NaN, an integer past 2^53 or
+    arrays nested without end would reach the journal (which refuses them) or fail the parser."""
+    if not request.is_json:
+        abort(400, "the request body must be a JSON object (Content-Type: application/json)")
+    try:
+        body = parse_json_line(request.get_data(as_text=True), 1)
+    except JsonLineError as error:
+        abort(400, f"the request body must be a JSON object: {error.reason}")
     if not isinstance(body, dict):
         abort(400, "the request body must be a JSON object")
     return body
