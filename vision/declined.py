@@ -30,7 +30,7 @@ from vision.glyphs import IndexCandidate
 from vision.index_pairs import opposite_corners, quad_from_index, same_index
 from vision.model import RANKS, SUITS
 from vision.outline import CardOutline
-from vision.pips import find_pips
+from vision.pips import face_agrees, find_pips
 from vision.prototypes import NAME_LEAD, NAME_SIMILAR, NAME_SUIT, Prototypes
 from vision.readings import UNKNOWN, CardReading, IndexReading
 from vision.recognize import _JITTERS, colour_consistent, in_colour, jittered
@@ -96,7 +96,7 @@ def name_declined(base: CnnModel, prototypes: Prototypes, confidence: float, fra
             continue
         (name,) = names
         place, p = where[key]
-        if count[name] > 1 or place.outline is not None and not _face_agrees(frame, place.outline, name):
+        if count[name] > 1 or place.outline is not None and not face_agrees(find_pips(frame, place.outline), name[:-1]):
             continue
         corner = IndexReading(p.cand, name, confidence)
         if place.card is not None:
@@ -168,10 +168,3 @@ def _place(p: _Proposal, cards: list[CardReading], outlines: Sequence[CardOutlin
             return _Place(card, None)
     return _Place(None, None)
 
-
-def _face_agrees(frame: np.ndarray, outline: CardOutline, name: str) -> bool:
-    """An isolated card's face must agree with the name: its pips count a number card's rank, and a court or
-    an ace shows none (as the index grid's reading is checked)."""
-    pips = find_pips(frame, outline)
-    rank = name[:-1]
-    return (pips.rank if pips is not None else None) == (rank if rank.isdigit() else None)

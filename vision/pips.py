@@ -107,6 +107,12 @@ def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
     return None if blobs is None else Pips(card, *blobs, ink_cut, to_card)
 
 
+def face_agrees(pips: Pips | None, rank: str) -> bool:
+    """A card's face agrees with its rank's name: a number card's pips (`find_pips`) count its rank, and a
+    court or an ace shows none."""
+    return (pips.rank if pips is not None else None) == (rank if rank.isdigit() else None)
+
+
 class _PipBlobs(NamedTuple):
     labels: np.ndarray  # the components of the card's ink
     pip_labels: np.ndarray

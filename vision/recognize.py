@@ -19,7 +19,7 @@ from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, 
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
-from vision.pips import DEFAULT_PIP_NET, Pips, find_pips
+from vision.pips import DEFAULT_PIP_NET, Pips, face_agrees, find_pips
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
@@ -377,7 +377,7 @@ class Recognizer:
                 continue
             named_by_face = self._read_pips(frame, outline, pips, found.colourful)
             if named_by_face is None and found.colourful:
-                named_by_face = self._read_grid(frame, outline, None if pips is None else pips.rank)
+                named_by_face = self._read_grid(frame, outline, pips)
             if named_by_face is None or named_by_face[0] in read:
                 continue
             name, confidence = named_by_face
@@ -401,16 +401,16 @@ class Recognizer:
             return None
         return pips.rank + suit, confidence
 
-    def _read_grid(self, frame: np.ndarray, outline: CardOutline, pip_rank: str | None) -> tuple[str, float] | None:
+    def _read_grid(self, frame: np.ndarray, outline: CardOutline, pips: Pips | None) -> tuple[str, float] | None:
         """A card whose index glyphs run into its art or border (no blob is a glyph), by the outline's index
         grid (colour frames only): each corner's surest colour-consistent cut must name the card at the
         threshold, both corners the same card; of each corner's cuts naming it at the threshold, the
         GRID_RECHECKED surest are re-checked (jittered), the best at PAIR_LOW at least (two corners agree,
         and a grid cut is rarely centred on its glyphs as the re-check's cuts are); the suit verifier
-        doubting neither, and the face must agree: a number card's pips counting its rank, no pips on a
-        court or an ace. (With neither the face check nor the re-check, on the 32 designs' cards the blobs
-        read, 2,148 grid readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on
-        both corners, a QD as 6D; the re-check alone left 7; with the face check, none.)"""
+        doubting neither, and the face must agree (pips.face_agrees, with the `pips` found on it). (With
+        neither the face check nor the re-check, on the 32 designs' cards the blobs read, 2,148 grid
+        readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on both corners, a QD
+        as 6D; the re-check alone left 7; with the face check, none.)"""
         corners = []
         for cands in outline.index_grid():
             _, _, r, s, conf = self._classify(frame, cands, self.threshold, True)
@@ -421,7 +421,7 @@ class Recognizer:
             return None
         rank_i, suit_i, _ = tops[0]
         rank = RANKS[rank_i]
-        if pip_rank != (rank if rank.isdigit() else None):
+        if not face_agrees(pips, rank):
             return None
         name = rank + SUITS[suit_i]
         best = []
