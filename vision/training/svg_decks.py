@@ -51,9 +51,28 @@ def card_ids(theme: Path) -> dict[str, str]:
     return out
 
 
-def _render(handle: Rsvg.Handle, element: str, scale: float, size: tuple[float, float]) -> np.ndarray | None:
-    """The element alone, at `scale`, cropped to its opaque pixels (BGRA, premultiplied)."""
-    w, h = int(size[0] * scale) + 1, int(size[1] * scale) + 1
+def _render(handle: Rsvg.Handle, element: str) -> np.ndarray | None:
+    """The element alone, its card HEIGHT px tall, cropped to its opaque pixels (BGRA, premultiplied).
+
+    librsvg fits the element's ink rectangle into the viewport, and some themes' rectangles are far
+    bigger than the card they draw (anglo_modern's 10C: 1,824 units wide for a card of 95; dondorf's
+    jacks reach 368 units above theirs), so one scale for the whole theme drew such cards 40-270 px
+    tall, read upscaled and blocky. The scale is set per card and mended by the drawn card's height."""
+    ok, ink, card = handle.get_geometry_for_element("#" + element)
+    if not ok or card.height <= 0:
+        return None
+    scale = HEIGHT / card.height
+    for _ in range(3):
+        pixels = _render_at(handle, element, ink, scale)
+        if pixels is None or abs(pixels.shape[0] - HEIGHT) <= 0.02 * HEIGHT:
+            return pixels
+        scale *= HEIGHT / pixels.shape[0]
+    return pixels
+
+
+def _render_at(handle: Rsvg.Handle, element: str, ink: Rsvg.Rectangle, scale: float) -> np.ndarray | None:
+    """The element at `scale` (its ink rectangle filling the viewport), cropped to its opaque pixels."""
+    w, h = int(ink.width * scale) + 1, int(ink.height * scale) + 1
     surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, w, h)
     viewport = Rsvg.Rectangle()
     viewport.x, viewport.y, viewport.width, viewport.height = 0, 0, w, h
@@ -68,20 +87,15 @@ def _render(handle: Rsvg.Handle, element: str, scale: float, size: tuple[float, 
 
 def rasterise(theme: Path, out: Path) -> str:
     ids = card_ids(theme)
-    if len(ids) < 52:  # all 52 names found, the ace of spades (the scale below) among them
+    if len(ids) < 52:  # all 52 names found
         return f"{theme}: {len(ids)} of 52 cards found, skipped"
     handle = Rsvg.Handle.new_from_file(str(theme))
-    ok, width, height = handle.get_intrinsic_size_in_pixels()
-    if not ok:
-        return f"{theme}: no document size, skipped"
-    first = _render(handle, ids["AS"], 1.0, (width, height))
-    if first is None:
+    if _render(handle, ids["AS"]) is None:
         return f"{theme}: the ace of spades renders empty, skipped"
-    scale = HEIGHT / first.shape[0]
     folder = out / design_name(theme)
     folder.mkdir(parents=True, exist_ok=True)
     for card, element in ids.items():
-        pixels = _render(handle, element, scale, (width, height))
+        pixels = _render(handle, element)
         if pixels is not None:
             png = cairo.ImageSurface.create_for_data(np.ascontiguousarray(pixels).data, cairo.FORMAT_ARGB32,
                                                      pixels.shape[1], pixels.shape[0])
