@@ -10,6 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.outline import find_outlines
+from vision.pips import read_face
 from vision.readings import UNKNOWN
 from vision.recognize import Recognizer
 from vision.training.casts import CASTS, apply_cast
@@ -77,3 +79,22 @@ def test_one_card_whose_two_corners_name_two_cards_is_neither(recognizer: Recogn
     cards = recognizer.read(frame)
     assert sorted(rd.card for c in cards for rd in c.corners) == ["JH", "JS"]
     assert [c.card for c in cards] == [UNKNOWN, UNKNOWN]
+
+
+def test_a_number_card_named_on_a_courts_picture_is_unknown(recognizer: Recognizer) -> None:
+    """gnomangelo_bitmap's QS, its 'Q' read as a 6 on all four corners at 0.999: no pips on its face to
+    count, but a court's picture, which no number card shows. The card is unknown."""
+    frame = cv2.imread(str(DATA / "gnomangelo_bitmap_separated_4_QS.webp"))
+    (outline,) = find_outlines(frame, None)[0]
+    face = read_face(frame, outline)
+    assert face.art and face.pips is None
+    assert [c.card for c in recognizer.read(frame)] == [UNKNOWN]
+
+
+def test_a_frame_drawn_round_the_pips_is_no_picture(recognizer: Recognizer) -> None:
+    """ornamental draws a frame with flourishes round its pips: a blob too big for a pip, but no court's
+    picture (it fills little of its box). Its 5H and 6S are read."""
+    frame = cv2.imread(str(DATA / "ornamental_separated_0_5H_6S.webp"))
+    outlines = find_outlines(frame, None)[0]
+    assert len(outlines) == 2 and not any(read_face(frame, o).art for o in outlines)
+    assert sorted(c.card for c in recognizer.read(frame)) == ["5H", "6S"]

@@ -17,7 +17,8 @@ place only.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -28,10 +29,10 @@ from vision.cnn import CnnModel
 from vision.deck import Deck
 from vision.glyphs import IndexCandidate
 from vision.index_pairs import opposite_corners, quad_from_index, same_index
-from vision.model import RANKS, SUITS
+from vision.model import SUITS
 from vision.outline import CardOutline
 from vision.pips import face_agrees, find_pips
-from vision.prototypes import NAME_LEAD, NAME_SIMILAR, NAME_SUIT, Prototypes
+from vision.prototypes import NAME_LEAD, NAME_SIMILAR, NAME_SUIT, Prototypes, class_name
 from vision.readings import UNKNOWN, CardReading, IndexReading
 from vision.recognize import _JITTERS, colour_consistent, in_colour, jittered
 
@@ -68,7 +69,15 @@ class _Proposal:
 
     @property
     def name(self) -> str:
-        return RANKS[self.card // len(SUITS)] + SUITS[self.card % len(SUITS)]
+        return class_name(self.card)
+
+
+def may_name(card: int, redness: Iterable[np.ndarray], read: set[str], deck: Deck, colourful: bool) -> bool:
+    """Whether the views may name card class `card` whose corners' ink measured `redness`: a card of the deck
+    in play, not read elsewhere in the frame (`read`), every corner's ink of its suit's colour."""
+    name = class_name(card)
+    return name not in read and deck.allows(name) and \
+        all(colour_consistent(card % len(SUITS), red, colourful) for red in redness)
 
 
 def name_declined(base: CnnModel, prototypes: Prototypes, confidence: float, frame: np.ndarray,
@@ -87,10 +96,7 @@ def name_declined(base: CnnModel, prototypes: Prototypes, confidence: float, fra
         where[key] = (place, p)
     # one name per place, each name at one place
     named = {key: {p.name for p in ps} for key, ps in places.items()}
-    count: dict[str, int] = {}
-    for names in named.values():
-        for n in names:
-            count[n] = count.get(n, 0) + 1
+    count = Counter(n for names in named.values() for n in names)
     for key, names in named.items():
         if len(names) != 1:
             continue
@@ -123,9 +129,8 @@ def _proposals(prototypes: Prototypes, frame: np.ndarray, cards: list[CardReadin
     colourful = in_colour(frame)
     out = []
     for j in np.flatnonzero((similar >= NAME_SIMILAR) & (lead >= NAME_LEAD)):
-        p = _Proposal(scored.cands[free[j]], int(card[j]))
-        if p.name not in read and deck.allows(p.name) and colour_consistent(p.card % len(SUITS), redness[j], colourful):
-            out.append(p)
+        if may_name(int(card[j]), [redness[j]], read, deck, colourful):
+            out.append(_Proposal(scored.cands[free[j]], int(card[j])))
     return out
 
 

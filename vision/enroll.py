@@ -26,11 +26,11 @@ from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
 from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
-from vision.prototypes import NAME_SUIT, Prototypes, Sample, calibrate, card_class
+from vision.prototypes import NAME_SUIT, Prototypes, Sample, calibrate, card_class, class_name
 from vision.readings import UNKNOWN, CardReading
-from vision.declined import FrameCandidates, name_declined
+from vision.declined import FrameCandidates, may_name, name_declined
 from vision.outline import CardOutline, find_outlines
-from vision.recognize import Recognizer, colour_consistent, general_candidates, in_colour, index_candidates
+from vision.recognize import Recognizer, general_candidates, in_colour, index_candidates
 from vision.working_scale import expected_length, working_scale
 from vision.sources import IMAGE_SUFFIXES, load_image
 
@@ -176,10 +176,9 @@ class EnrolledModel:
             named = self.prototypes.name(embedding)
             if named is None or (suit_p[:, named % len(SUITS)] < NAME_SUIT).any():
                 continue  # the CNN's own suit head must agree on every corner (a 3D under a blue cast: 3S at 0.7)
-            name = RANKS[named // len(SUITS)] + SUITS[named % len(SUITS)]
-            if name in read or not deck.allows(name) or any(rd.guess not in (None, name) for rd in card.corners):
-                continue
-            if not all(colour_consistent(named % len(SUITS), red, colourful) for red in redness):
+            name = class_name(named)
+            if not may_name(named, redness, read, deck, colourful) or \
+                    any(rd.guess not in (None, name) for rd in card.corners):
                 continue
             card.card, card.confidence = name, self.threshold
             read.add(name)

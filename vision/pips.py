@@ -35,6 +35,14 @@ _LINE = 0.05
 _FIELD_X = 0.18
 # A pip's larger side, as a share of the card's width (an ace's or a court's art is larger).
 _PIP_SIZE = (0.08, 0.34)
+# A court's picture: a blob this wide and tall (shares of the card's width and height) that fills this share
+# of its box. On the 32 designs' scenes the pictures measure 0.41-0.81 high and fill 0.29 or more; number
+# cards' big blobs are frames drawn round the pips (filling 0.03-0.17, or lines 0.03-0.08 wide), pips run
+# together (0.25-0.40 high), an ace's pip 0.24-0.37 high.
+_ART_SIZE = (0.2, 0.42)
+_ART_FILL = 0.25
+# Rows left out at the card's top and foot when looking for a picture (px of the upright card).
+_ART_RIM = 2
 # All pips of a card are alike in area: within this factor of their median.
 _PIP_AREA_SPREAD = 1.8
 # Two pips are mirror images of each other when within this share of the card's width.
@@ -87,10 +95,23 @@ class Pips:
         return ink_colour(self.card[counted][None].astype(np.float32), inked[counted][None])[0]
 
 
+@dataclass(frozen=True)
+class Face:
+    """What an isolated card's face shows: a number card's pips (None if it shows no such layout), and
+    whether it shows a court's picture (`art`)."""
+    pips: Pips | None
+    art: bool
+
+
 def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
-    """The pips of an isolated number card (2..10), or None if its face shows no such layout. Looked for
-    among the card's ink blobs, then again with the indices' columns cleared: a big pip run into an index
-    (guyenne's, paris's) is one blob with it, too big for a pip."""
+    """The pips of an isolated number card (2..10), or None if its face shows no such layout."""
+    return read_face(frame, outline).pips
+
+
+def read_face(frame: np.ndarray, outline: CardOutline) -> Face:
+    """The face of an isolated card. Its pips are looked for among the card's ink blobs, then again with the
+    indices' columns cleared: a big pip run into an index (guyenne's, paris's) is one blob with it, too big
+    for a pip."""
     h = max(1, round(CARD_W * outline.height / outline.width))
     upright = np.array([[0, 0], [CARD_W, 0], [CARD_W, h], [0, h]], np.float32)
     to_card = cv2.getPerspectiveTransform(outline.quad.astype(np.float32), upright)
@@ -100,11 +121,24 @@ def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
     ink_cut = _INK * float(np.partition(sample, len(sample) * 9 // 10)[len(sample) * 9 // 10])
     mask = (ink < ink_cut).astype(np.uint8)
     side = round(_INDEX_COLUMN * CARD_W)
+    art = _shows_art(mask, side)
     blobs, run_into_index = _pip_blobs(mask, side)
     if run_into_index:
         mask[:, :side] = mask[:, CARD_W - side:] = 0
         blobs, _ = _pip_blobs(mask, side)
-    return None if blobs is None else Pips(card, *blobs, ink_cut, to_card)
+    return Face(None if blobs is None else Pips(card, *blobs, ink_cut, to_card), art)
+
+
+def _shows_art(mask: np.ndarray, side: int) -> bool:
+    """Whether an upright card's ink `mask` holds a court's picture: a blob between the index columns
+    (`side` px wide, cleared, as is a rim a frame's outline may have left of the table) at least _ART_SIZE
+    of the card and filling _ART_FILL of its box."""
+    h = mask.shape[0]
+    field = np.zeros_like(mask)
+    field[_ART_RIM:h - _ART_RIM, side:CARD_W - side] = mask[_ART_RIM:h - _ART_RIM, side:CARD_W - side]
+    _, _, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=8)
+    _, _, bw, bh, area = stats[1:].T
+    return bool(np.any((bw >= _ART_SIZE[0] * CARD_W) & (bh >= _ART_SIZE[1] * h) & (area >= _ART_FILL * bw * bh)))
 
 
 def face_agrees(pips: Pips | None, rank: str) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, SUITS
+from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS
 
 # Calibration grids (cosine similarity margins of the own prototype over the nearest other card's, and the
 # threshold for candidates the prototypes agree with); a veto margin of inf never vetoes. No veto below 0.1:
@@ -43,6 +43,11 @@ def unit(v: np.ndarray) -> np.ndarray:
 
 def card_class(rank: np.ndarray, suit: np.ndarray) -> np.ndarray:
     return np.asarray(rank) * len(SUITS) + np.asarray(suit)
+
+
+def class_name(card: int) -> str:
+    """'QS' for card class rank * 4 + suit (card_class's)."""
+    return RANKS[card // len(SUITS)] + SUITS[card % len(SUITS)]
 
 
 @dataclass(frozen=True)

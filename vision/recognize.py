@@ -19,7 +19,7 @@ from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, 
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
-from vision.pips import DEFAULT_PIP_NET, Pips, face_agrees, find_pips
+from vision.pips import DEFAULT_PIP_NET, Pips, face_agrees, read_face
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
@@ -339,8 +339,10 @@ class Recognizer:
           under a warm one, each at 0.98-1.0); in a grey frame, so is a number card named by one corner
           alone whose face shows no pips (neither colour nor a second print checks that reading: on the
           designs in grey, 6 of 16 wrong cards, courts' and ancient-egyptians' faces read as numbers, for 24
-          right ones; in colour it would cost 24 right cards for 2 wrong); a court or an ace named by both
-          its corners is not looked at;
+          right ones; in colour it would cost 24 right cards for 2 wrong); so is a number card on a face
+          that shows a court's picture (pips.read_face: the anglo family's queens read as 6s on every
+          corner at 0.99, 3 of the 5 wrong cards on the 32 designs separated, for no right card); a court
+          or an ace named by both its corners is not looked at;
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -363,12 +365,15 @@ class Recognizer:
                 continue
             if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count (and a third of a bench frame's pip time)
-            pips = find_pips(frame, outline)
+            face = read_face(frame, outline)
+            pips = face.pips
             if named:
                 counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
                 seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
                 for card in named:
                     if pips is not None and card.card[:-1] != pips.rank:
+                        card.card = UNKNOWN
+                    elif face.art and card.card[:-1].isdigit():
                         card.card = UNKNOWN
                     elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
                         card.card = UNKNOWN

@@ -66,10 +66,12 @@ def load_designs(root: Path, designs: dict[str, frozenset[str]] = DESIGNS, deck:
 
 
 def load_face(path: Path) -> np.ndarray:
-    """A rasterised card (BGRA) over white, resized to FACE_W x FACE_H."""
+    """A rasterised card (BGRA; BGR where cairo found every pixel opaque) over white, resized to FACE_W x FACE_H."""
     bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
-        raise ValueError(f"{path}: not a BGRA card image")
+    if bgra is None or bgra.ndim != 3 or bgra.shape[2] not in (3, 4):
+        raise ValueError(f"{path}: not a BGR(A) card image")
+    if bgra.shape[2] == 3:
+        bgra = cv2.cvtColor(bgra, cv2.COLOR_BGR2BGRA)
     a = bgra.astype(np.float32)
     alpha = a[:, :, 3:] / 255
     bgr = a[:, :, :3] * alpha + 255 * (1 - alpha)
