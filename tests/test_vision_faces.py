@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.outline import find_outlines
-from vision.pips import CARD_W, _standard_layout, find_pips
+from vision.pips import CARD_W, Face, _standard_layout, find_pips
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, render
@@ -206,5 +206,7 @@ def test_the_index_grid_names_no_card_its_face_contradicts(recognizer: Recognize
     faces["5C"] = _framed(_index_corners(squares, source=faces["KC"]))
     frame, _ = render([PlacedCard("5C", 400, 220, 15)], STYLE, seed=4, faces=faces)
     (outline,), _ = find_outlines(frame)
-    assert recognizer._read_grid(frame, outline, None) == ("KC", pytest.approx(1.0, abs=0.01))  # face unseen
+    a_kings_face = Face(pips=None, art=True)
+    assert recognizer._read_grid(frame, outline, a_kings_face) == ("KC", pytest.approx(1.0, abs=0.01))
+    assert recognizer._read_grid(frame, outline, Face(pips=None, art=False)) is None  # a court needs its picture
     assert [c.card for c in recognizer.read(frame) if c.card != UNKNOWN] == []

@@ -98,3 +98,14 @@ def test_a_frame_drawn_round_the_pips_is_no_picture(recognizer: Recognizer) -> N
     outlines = find_outlines(frame, None)[0]
     assert len(outlines) == 2 and not any(read_face(frame, o).art for o in outlines)
     assert sorted(c.card for c in recognizer.read(frame)) == ["5H", "6S"]
+
+
+def test_the_index_grid_names_no_court_on_a_face_without_a_picture(recognizer: Recognizer) -> None:
+    """bellot's 7D: its corners' French '7' doubted, the index grid read JD on both corners at 1.0, and its
+    seven pips in bellot's layout are no standard one, so no pips contradicted it. A jack shows a picture;
+    this face shows none, so the grid names nothing."""
+    frame = cv2.imread(str(DATA / "bellot_separated_3_7D.webp"))
+    (outline,) = find_outlines(frame, None)[0]
+    face = read_face(frame, outline)
+    assert face.pips is None and not face.art
+    assert [c.card for c in recognizer.read(frame)] == [UNKNOWN]

@@ -31,7 +31,7 @@ from vision.glyphs import IndexCandidate
 from vision.index_pairs import opposite_corners, quad_from_index, same_index
 from vision.model import SUITS
 from vision.outline import CardOutline
-from vision.pips import face_agrees, find_pips
+from vision.pips import face_agrees, read_face
 from vision.prototypes import NAME_LEAD, NAME_SIMILAR, NAME_SUIT, Prototypes, class_name
 from vision.readings import UNKNOWN, CardReading, IndexReading
 from vision.recognize import _JITTERS, colour_consistent, in_colour, jittered
@@ -102,7 +102,7 @@ def name_declined(base: CnnModel, prototypes: Prototypes, confidence: float, fra
             continue
         (name,) = names
         place, p = where[key]
-        if count[name] > 1 or place.outline is not None and not face_agrees(find_pips(frame, place.outline), name[:-1]):
+        if count[name] > 1 or place.outline is not None and not face_agrees(read_face(frame, place.outline), name[:-1]):
             continue
         corner = IndexReading(p.cand, name, confidence)
         if place.card is not None:

@@ -141,10 +141,12 @@ def _shows_art(mask: np.ndarray, side: int) -> bool:
     return bool(np.any((bw >= _ART_SIZE[0] * CARD_W) & (bh >= _ART_SIZE[1] * h) & (area >= _ART_FILL * bw * bh)))
 
 
-def face_agrees(pips: Pips | None, rank: str) -> bool:
-    """A card's face agrees with its rank's name: a number card's pips (`find_pips`) count its rank, and a
-    court or an ace shows none."""
-    return (pips.rank if pips is not None else None) == (rank if rank.isdigit() else None)
+def face_agrees(face: Face, rank: str) -> bool:
+    """A card's face agrees with its rank's name: a number card's pips count its rank, a court shows a
+    picture and no pips, an ace no pips."""
+    if rank.isdigit():
+        return face.pips is not None and face.pips.rank == rank
+    return face.pips is None and (face.art or rank == "A")
 
 
 class _PipBlobs(NamedTuple):

@@ -19,9 +19,9 @@ from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, 
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
-from vision.pips import DEFAULT_PIP_NET, Pips, face_agrees, read_face
+from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, read_face
 from vision.ranks import RankVerifier
-from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
+from vision.readings import UNKNOWN, CardReading, IndexReading, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
 from vision.working_scale import at_full_size, expected_length, resized, working_scale
 
@@ -341,8 +341,9 @@ class Recognizer:
           designs in grey, 6 of 16 wrong cards, courts' and ancient-egyptians' faces read as numbers, for 24
           right ones; in colour it would cost 24 right cards for 2 wrong); so is a number card on a face
           that shows a court's picture (pips.read_face: the anglo family's queens read as 6s on every
-          corner at 0.99, 3 of the 5 wrong cards on the 32 designs separated, for no right card); a court
-          or an ace named by both its corners is not looked at;
+          corner at 0.99, 3 of the 5 wrong cards on the 32 designs separated, for no right card; a court
+          without a picture is not unknown for that: in colour it cost 1 right card and mended none, in
+          grey, where a picture's light colours are no ink, 22);
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -363,8 +364,6 @@ class Recognizer:
             named = [card for card in here if card.card != UNKNOWN]
             if outline.corners != (0, 2) or outline.paper < FACE_PAPER or len(here) > 1 and not named:
                 continue
-            if named and all(court_on_both_corners(card) for card in named):
-                continue  # no pips to count (and a third of a bench frame's pip time)
             face = read_face(frame, outline)
             pips = face.pips
             if named:
@@ -373,8 +372,8 @@ class Recognizer:
                 for card in named:
                     if pips is not None and card.card[:-1] != pips.rank:
                         card.card = UNKNOWN
-                    elif face.art and card.card[:-1].isdigit():
-                        card.card = UNKNOWN
+                    elif face.art and len(named) == 1 and card.card[:-1].isdigit():
+                        card.card = UNKNOWN  # a number on a court's picture
                     elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
                         card.card = UNKNOWN
                     elif pips is None and not found.colourful and number_on_one_corner(card):
@@ -382,7 +381,7 @@ class Recognizer:
                 continue
             named_by_face = self._read_pips(frame, outline, pips, found.colourful)
             if named_by_face is None and found.colourful:
-                named_by_face = self._read_grid(frame, outline, pips)
+                named_by_face = self._read_grid(frame, outline, face)
             if named_by_face is None or named_by_face[0] in read:
                 continue
             name, confidence = named_by_face
@@ -406,16 +405,17 @@ class Recognizer:
             return None
         return pips.rank + suit, confidence
 
-    def _read_grid(self, frame: np.ndarray, outline: CardOutline, pips: Pips | None) -> tuple[str, float] | None:
+    def _read_grid(self, frame: np.ndarray, outline: CardOutline, face: Face) -> tuple[str, float] | None:
         """A card whose index glyphs run into its art or border (no blob is a glyph), by the outline's index
         grid (colour frames only): each corner's surest colour-consistent cut must name the card at the
         threshold, both corners the same card; of each corner's cuts naming it at the threshold, the
         GRID_RECHECKED surest are re-checked (jittered), the best at PAIR_LOW at least (two corners agree,
         and a grid cut is rarely centred on its glyphs as the re-check's cuts are); the suit verifier
-        doubting neither, and the face must agree (pips.face_agrees, with the `pips` found on it). (With
-        neither the face check nor the re-check, on the 32 designs' cards the blobs read, 2,148 grid
-        readings right and 15 wrong: a cut of a pip and a frame line read a 5C as JC on both corners, a QD
-        as 6D; the re-check alone left 7; with the face check, none.)"""
+        doubting neither, and the `face` must agree (pips.face_agrees). (With neither the face check nor
+        the re-check, on the 32 designs' cards the blobs read, 2,148 grid readings right and 15 wrong: a
+        cut of a pip and a frame line read a 5C as JC on both corners, a QD as 6D; the re-check alone left
+        7; with the face check, none. A court named so needs a picture too: bellot's 7D, whose French
+        layout of seven pips is no standard one, was named JD on both corners at 1.0.)"""
         corners = []
         for cands in outline.index_grid():
             _, _, r, s, conf = self._classify(frame, cands, self.threshold, True)
@@ -426,7 +426,7 @@ class Recognizer:
             return None
         rank_i, suit_i, _ = tops[0]
         rank = RANKS[rank_i]
-        if not face_agrees(pips, rank):
+        if not face_agrees(face, rank):
             return None
         name = rank + SUITS[suit_i]
         best = []
