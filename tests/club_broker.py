@@ -130,7 +130,9 @@ class Spy:
         return [json.loads(m.payload) for m in list(self.messages) if m.topic == topic]
 
 
-def wait_until(condition: Any, timeout: float = 10.0, what: str = "the condition") -> None:
+def wait_until(condition: Any, timeout: float = 30.0, what: str = "the condition") -> None:
+    # 30 s: a loaded 2-core machine (the whole suite in parallel beside other work) once took more than 10 s
+    # to bring a finished game to the hall's board; a condition met returns at once whatever the bound
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
