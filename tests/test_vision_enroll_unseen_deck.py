@@ -4,6 +4,7 @@ fans the indices the CNN declined, none wrong; the naming rule itself, and an en
 its views (and an older file loading without them)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -80,3 +81,21 @@ def test_enrolled_file_keeps_its_views_and_old_files_load(enrolled: EnrolledMode
     assert len(old.views) == 0  # its prototypes serve as one view per card
     card, similar, _ = old.nearest(old.means)
     assert np.array_equal(card, old.classes) and np.allclose(similar, 1.0)
+
+
+def test_a_reading_the_views_name_as_another_card_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck enrolled with two cards' views swapped (the 6D's view taught as the 5D and the 5D's as the
+    6D): where the CNN names a 6D and the views name every corner of it 5D, the two disagree, and the card
+    is unknown, not named by either (the views never rename a card the CNN named)."""
+    (design,) = load_designs(DECKS, {"ar-anglo_modern": frozenset()})
+    swapped = replace(design, faces={**design.faces, "6D": design.faces["5D"], "5D": design.faces["6D"]})
+    mine = Recognizer(enroll_views(enrolment_views(swapped, views=1)))
+    scenes = [s for seed in (1, 3) for s in separated_cards(design, 1, seed=seed)]
+    assert {"5D", "6D"} & {card for s in scenes for card in s.truth}
+
+    def named() -> list[str]:
+        return [c.card for s in scenes for c in mine.read(s.frame) if c.card in ("5D", "6D")]
+
+    assert named() == []
+    monkeypatch.setattr(EnrolledModel, "_unname_contradicted", lambda *args: set())
+    assert named()  # the CNN names them without the views' veto

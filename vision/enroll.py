@@ -160,16 +160,21 @@ class EnrolledModel:
 
     def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK,
                      outlines: Sequence[CardOutline] = ()) -> None:
-        """Name, in place, each unknown card whose corner indices the enrolled views all name alike
-        (Prototypes.name), when the CNN reads that suit at NAME_SUIT or more on every corner (an unseen
-        typeface's ranks are what it misreads), every corner's ink is of that suit's colour, no corner guesses another card and no
-        card of that name is read in the frame. (Photos named after the wrong card would otherwise teach:
-        a 4H enrolled as 4S named a held-out 4H '4S'; its red ink stops that.) Then the candidates no
-        reading kept, by the views too (vision/declined.py; `outlines`: the frame's isolated cards)."""
+        """First make unknown, in place, each named card whose corner indices the enrolled views all name
+        as another card (Prototypes.name): the CNN and the deck's own glyphs disagree (gnomangelo's QD read
+        6D on both corners at 1.0 in a fan, its corners nearest the enrolled QD's views). Then name each
+        unknown card, but those, whose corner indices the views all name alike, when the CNN reads that
+        suit at NAME_SUIT or more on every corner (an unseen typeface's ranks are what it misreads), every
+        corner's ink is of that suit's colour, no corner guesses another card and no card of that name is
+        read in the frame. (Photos named after the wrong card would otherwise teach: a 4H enrolled as 4S
+        named a held-out 4H '4S'; its red ink stops that.) Then the candidates no reading kept, by the
+        views too (vision/declined.py; `outlines`: the frame's isolated cards)."""
+        scored, self._scored = self._scored.of(frame), FrameCandidates()
+        contradicted = self._unname_contradicted(cards, scored)
         read = {c.card for c in cards}
         colourful = in_colour(frame)
         for card in cards:
-            if card.card != UNKNOWN or not card.corners:
+            if card.card != UNKNOWN or not card.corners or id(card) in contradicted:
                 continue
             x, redness = self.base.patches(frame, [rd.candidate for rd in card.corners])
             _, suit_p, embedding = self.base.forward_embedded(x, 1.0)  # the embedding: the first member's
@@ -182,9 +187,25 @@ class EnrolledModel:
                 continue
             card.card, card.confidence = name, self.threshold
             read.add(name)
-        scored, self._scored = self._scored.of(frame), FrameCandidates()
         if scored is not None:
             name_declined(self.base, self.prototypes, self.threshold, frame, cards, scored, deck, outlines)
+
+    def _unname_contradicted(self, cards: list[CardReading], scored: FrameCandidates | None) -> set[int]:
+        """Make unknown each named card whose corners' embeddings (scored on this frame) the views name as
+        another card; the ids of those cards."""
+        if scored is None:
+            return set()
+        row = {id(c): i for i, c in enumerate(scored.cands)}
+        embedding = np.concatenate(scored.embedding)
+        out = set()
+        for card in cards:
+            if card.card == UNKNOWN or not card.corners or any(id(rd.candidate) not in row for rd in card.corners):
+                continue
+            named = self.prototypes.name(embedding[[row[id(rd.candidate)] for rd in card.corners]])
+            if named is not None and class_name(named) != card.card:
+                card.card = UNKNOWN
+                out.add(id(card))
+        return out
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
