@@ -197,12 +197,11 @@ class EnrolledModel:
             return set()
         row = {id(c): i for i, c in enumerate(scored.cands)}
         embedding = np.concatenate(scored.embedding)
+        named = [c for c in cards if c.card != UNKNOWN and c.corners and all(id(rd.candidate) in row for rd in c.corners)]
+        views = self.prototypes.names([embedding[[row[id(rd.candidate)] for rd in c.corners]] for c in named])
         out = set()
-        for card in cards:
-            if card.card == UNKNOWN or not card.corners or any(id(rd.candidate) not in row for rd in card.corners):
-                continue
-            named = self.prototypes.name(embedding[[row[id(rd.candidate)] for rd in card.corners]])
-            if named is not None and class_name(named) != card.card:
+        for card, by_views in zip(named, views):
+            if by_views is not None and class_name(by_views) != card.card:
                 card.card = UNKNOWN
                 out.add(id(card))
         return out

@@ -110,12 +110,21 @@ class Prototypes:
 
     def name(self, embedding: np.ndarray) -> int | None:
         """The card class all of one card's corner embeddings name (NAME_SIMILAR, NAME_LEAD), or None."""
-        if not len(embedding) or not len(self.classes):
-            return None
-        card, similar, lead = self.nearest(embedding)
-        if (card != card[0]).any() or (similar < NAME_SIMILAR).any() or (lead < NAME_LEAD).any():
-            return None
-        return int(card[0])
+        return self.names([embedding])[0]
+
+    def names(self, cards: list[np.ndarray]) -> list[int | None]:
+        """`name` for each card's corner embeddings, the views searched once for them all."""
+        if not len(self.classes) or not sum(len(e) for e in cards):
+            return [None] * len(cards)
+        card, similar, lead = self.nearest(np.concatenate(cards))
+        out: list[int | None] = []
+        start = 0
+        for corners in cards:
+            c, s, d = (a[start:start + len(corners)] for a in (card, similar, lead))
+            start += len(corners)
+            agreed = len(c) and (c == c[0]).all() and (s >= NAME_SIMILAR).all() and (d >= NAME_LEAD).all()
+            out.append(int(c[0]) if agreed else None)
+        return out
 
     @property
     def generic(self) -> bool:

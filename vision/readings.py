@@ -40,6 +40,12 @@ def number_on_one_corner(card: CardReading) -> bool:
     return card.card[:-1].isdigit() and corners_naming(card) < 2
 
 
+def court_on_both_corners(card: CardReading) -> bool:
+    """Is `card` a court or an ace, named so by two of its corners? (A number card read as a jack on one
+    corner was bellot's; on two, none on the 32 designs.)"""
+    return card.card[:-1] in ("J", "Q", "K", "A") and corners_naming(card) >= 2
+
+
 def corners_naming(card: CardReading) -> int:
     """How many of `card`'s corner readings name it."""
     return sum(rd.card == card.card for rd in card.corners)

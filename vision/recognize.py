@@ -21,7 +21,7 @@ from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexMo
 from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, read_face
 from vision.ranks import RankVerifier
-from vision.readings import UNKNOWN, CardReading, IndexReading, either, number_on_one_corner
+from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
 from vision.working_scale import at_full_size, expected_length, resized, working_scale
 
@@ -343,7 +343,9 @@ class Recognizer:
           that shows a court's picture (pips.read_face: the anglo family's queens read as 6s on every
           corner at 0.99, 3 of the 5 wrong cards on the 32 designs separated, for no right card; a court
           without a picture is not unknown for that: in colour it cost 1 right card and mended none, in
-          grey, where a picture's light colours are no ink, 22);
+          grey, where a picture's light colours are no ink, 22); a court or an ace named by both its
+          corners is not looked at (pips on such a face, a number card read as a court twice: none on the
+          32 designs' scenes, for ~0.9 ms of a bench frame);
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -364,6 +366,8 @@ class Recognizer:
             named = [card for card in here if card.card != UNKNOWN]
             if outline.corners != (0, 2) or outline.paper < FACE_PAPER or len(here) > 1 and not named:
                 continue
+            if named and all(court_on_both_corners(card) for card in named):
+                continue  # no pips to count, no picture rule for a court (and a bench frame's ~0.9 ms)
             face = read_face(frame, outline)
             pips = face.pips
             if named:
