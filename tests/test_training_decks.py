@@ -46,8 +46,10 @@ def test_a_rasterised_card_is_laid_on_white_at_face_size(tmp_path: Path) -> None
     assert face.shape == (FACE_H, FACE_W, 3)
     assert face[0, 0].tolist() == [255, 255, 255]
     assert face[FACE_H // 2, FACE_W // 2].tolist() == [0, 0, 255]
-    cv2.imwrite(str(tmp_path / "KS.png"), bgra[:, :, :3])
-    with pytest.raises(ValueError, match="KS.png: not a BGRA card image"):
+    cv2.imwrite(str(tmp_path / "QS.png"), bgra[20:400, 20:280, :3])  # cairo writes a wholly opaque card as RGB
+    assert load_face(tmp_path / "QS.png")[0, 0].tolist() == [0, 0, 255]
+    cv2.imwrite(str(tmp_path / "KS.png"), bgra[:, :, 0])
+    with pytest.raises(ValueError, match="KS.png: not a BGR\\(A\\) card image"):
         load_face(tmp_path / "KS.png")
 
 
