@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.deck import PIQUET_DECK
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer, in_colour
@@ -211,9 +212,11 @@ def test_a_card_named_wrong_is_listed_and_its_crop_saved(tmp_path: Path) -> None
 
 def test_a_folder_of_retrained_networks_reads_the_deck_in_play(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    """--models: the folder's networks (none here: the shipped ones) with the deck in play; not with --model."""
+    """--models: the folder's networks (none here: the shipped ones) with the deck in play; with --model
+    (a deck enrolled over the folder's CNN), that model in the CNN's place and the folder's verifiers."""
     assert recognizer_from(tmp_path, PIQUET_DECK).deck == PIQUET_DECK
+    enrolled = CnnModel()
+    assert recognizer_from(tmp_path, PIQUET_DECK, enrolled).model is enrolled
     _write_design(tmp_path, "ar-anglo", CARDS)
-    with pytest.raises(SystemExit):
-        main([str(tmp_path), "--model", "m.json", "--models", str(tmp_path)])
-    assert "--model or --models" in capsys.readouterr().err
+    assert main([str(tmp_path), "--model", str(DEFAULT_CNN), "--models", str(tmp_path), "--frames", "1"]) == 0
+    assert "all 1 designs: 8 cards" in capsys.readouterr().out

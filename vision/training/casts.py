@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--under", default="", help="only paths starting with this")
     ap.add_argument("--resize", help="WxH the photos are resized to first")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
-    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's)")
+    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's); "
+                                                "with --model, that model stands for the folder's CNN")
     ap.add_argument("--crops", type=Path, help="save each card named wrong here, as CAST/PHOTO_CARD.png")
     ap.add_argument("--upstream-labels", action="store_true",
                     help="score against the photos' labels as shipped, not mended (label_fixes.csv)")
@@ -67,10 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     truth = sorted((p, cards) for p, cards in (labels if args.upstream_labels else mended(labels)).items()
                    if (args.split is None or split_of(p) == args.split) and p.startswith(args.under))
     size = parse_size(args.resize) if args.resize else None
-    if args.model and args.models:
-        ap.error("--model or --models, not both")
-    detector = Detector(recognizer_from(args.models) if args.models
-                        else Recognizer(load_model(args.model) if args.model else None))
+    model = load_model(args.model) if args.model else None
+    detector = Detector(recognizer_from(args.models, model=model) if args.models else Recognizer(model))
     for name in args.casts.split(","):
         if name not in CASTS:
             ap.error(f"no cast {name!r}: one of {', '.join(CASTS)}")

@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                                              "trained on, per design and overall")
     ap.add_argument("root", type=Path, help="rasterised designs (svg_decks.py's output)")
     ap.add_argument("--model", type=Path, help="model manifest or enrolled deck (default: the shipped networks)")
-    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's)")
+    ap.add_argument("--models", type=Path, help="a folder of networks named as the shipped ones (a retrain's); "
+                                                "with --model, that model stands for the folder's CNN")
     ap.add_argument("--frames", type=int, default=10, help="frames per design")
     ap.add_argument("--layout", choices=sorted(LAYOUTS), default="separated",
                     help="8 separated cards per frame, or two fans of 5")
@@ -188,10 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     designs = load_designs(args.root, listed, deck=deck)
     if not designs:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
-    if args.model and args.models:
-        ap.error("--model or --models, not both")
-    recognizer = (recognizer_from(args.models, deck) if args.models
-                  else Recognizer(load_model(args.model) if args.model else None, deck=deck))
+    model = load_model(args.model) if args.model else None
+    recognizer = recognizer_from(args.models, deck, model) if args.models else Recognizer(model, deck=deck)
     totals = np.zeros(3, int)
     for design in designs:
         scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)
