@@ -13,7 +13,7 @@ import pytest
 import vision.enroll
 from vision.enroll import EnrolledModel, enroll_views
 from vision.evaluate import ImageScore, score_image
-from vision.prototypes import NAME_LEAD, NAME_SIMILAR, Prototypes
+from vision.prototypes import NAME_LEAD, NAME_SIMILAR, VETO_LEAD, Prototypes
 from vision.recognize import Recognizer
 from vision.training.decks import fanned_cards, load_designs, separated_cards
 from vision.training.enrolled_decks import enrolment_views
@@ -68,6 +68,17 @@ def test_naming_rule() -> None:
     tied = np.array([[NAME_SIMILAR, NAME_SIMILAR - NAME_LEAD / 2, 0.1, 0]])  # card 1 nearly as near as card 0
     assert protos.name(tied) is None
     assert protos.name(np.zeros((0, 4))) is None
+
+
+def test_the_veto_asks_no_lead() -> None:
+    """Two cards whose views lie side by side (an unseen deck's 3 and 5 to the CNN): a corner nearest the
+    3's views by a hair names nothing, but is enough to doubt a card the CNN named 5."""
+    views = np.array([[1.0, 0.1, 0, 0], [1.0, -0.1, 0, 0], [0, 0, 1.0, 0]])
+    protos = Prototypes.build(views, np.array([0, 1, 2]), threshold=0.9)
+    by_a_hair = np.array([[1.0, 0.01, 0, 0], [1.0, 0.02, 0, 0]])  # nearer card 0 by ~0.002, both corners
+    assert protos.name(by_a_hair) is None
+    assert protos.names([by_a_hair, by_a_hair[:, [0, 1, 3, 2]] * [1, -1, 1, 1], by_a_hair[:1]], VETO_LEAD) == [0, 1, 0]
+    assert protos.names([np.array([[0, 0, 0.3, 1.0]])], VETO_LEAD) == [None]  # near no view: no doubt
 
 
 def test_enrolled_file_keeps_its_views_and_old_files_load(enrolled: EnrolledModel, tmp_path: Path) -> None:

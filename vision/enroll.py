@@ -26,7 +26,7 @@ from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate
 from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
-from vision.prototypes import NAME_SUIT, Prototypes, Sample, calibrate, card_class, class_name
+from vision.prototypes import NAME_SUIT, VETO_LEAD, Prototypes, Sample, calibrate, card_class, class_name
 from vision.readings import UNKNOWN, CardReading
 from vision.declined import FrameCandidates, may_name, name_declined
 from vision.outline import CardOutline, find_outlines
@@ -160,9 +160,10 @@ class EnrolledModel:
 
     def name_unknown(self, frame: np.ndarray, cards: list[CardReading], deck: Deck = FULL_DECK,
                      outlines: Sequence[CardOutline] = ()) -> None:
-        """First make unknown, in place, each named card whose corner indices the enrolled views all name
-        as another card (Prototypes.name): the CNN and the deck's own glyphs disagree (gnomangelo's QD read
-        6D on both corners at 1.0 in a fan, its corners nearest the enrolled QD's views). Then name each
+        """First make unknown, in place, each named card whose corner indices are all nearest to another
+        card's enrolled views (Prototypes.names, VETO_LEAD): the CNN and the deck's own glyphs disagree
+        (gnomangelo's QD read 6D on both corners at 1.0 in a fan, its corners nearest the enrolled QD's
+        views; an unseen deck's 3s read as 5s, nearest the 3's views by a hair). Then name each
         unknown card, but those, whose corner indices the views all name alike, when the CNN reads that
         suit at NAME_SUIT or more on every corner (an unseen typeface's ranks are what it misreads), every
         corner's ink is of that suit's colour, no corner guesses another card and no card of that name is
@@ -191,14 +192,16 @@ class EnrolledModel:
             name_declined(self.base, self.prototypes, self.threshold, frame, cards, scored, deck, outlines)
 
     def _unname_contradicted(self, cards: list[CardReading], scored: FrameCandidates | None) -> set[int]:
-        """Make unknown each named card whose corners' embeddings (scored on this frame) the views name as
-        another card; the ids of those cards."""
+        """Make unknown each named card whose corners' embeddings (scored on this frame) are all nearest to
+        one other card's views (VETO_LEAD); the ids of those cards."""
         if scored is None:
             return set()
         row = {id(c): i for i, c in enumerate(scored.cands)}
         embedding = np.concatenate(scored.embedding)
-        named = [c for c in cards if c.card != UNKNOWN and c.corners and all(id(rd.candidate) in row for rd in c.corners)]
-        views = self.prototypes.names([embedding[[row[id(rd.candidate)] for rd in c.corners]] for c in named])
+        named = [c for c in cards
+                 if c.card != UNKNOWN and c.corners and all(id(rd.candidate) in row for rd in c.corners)]
+        corners = [embedding[[row[id(rd.candidate)] for rd in c.corners]] for c in named]
+        views = self.prototypes.names(corners, VETO_LEAD)
         out = set()
         for card, by_views in zip(named, views):
             if by_views is not None and class_name(by_views) != card.card:
