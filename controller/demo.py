@@ -38,13 +38,14 @@ from .service.loop import TableService
 from .service.notify import Notifier
 from .service.panel import PanelServer
 from .service.pin import hash_pin
-from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Take
+from .simulation.scene.actions import Action, Clear, Console, Lay, Press, Read, Take
 from .simulation.scene.camera import TableCamera
 from .simulation.scene.feed import SceneFeed, ServiceCamera
 from .simulation.scene.players import Players, SeatedGame, seat_table
 from .simulation.scene.spreads import spreads
 from .simulation.scene.stage import READER_STYLE, DealReader, Stage, table_style
 from .simulation.scene.table import PhysicalTable
+from .table.inputs import READER
 from .table.log import TableLogHeader
 from .table.session import Step
 from vision.live_enroll import deck_order
@@ -117,6 +118,7 @@ class DemoTable:
         self.results: list[GameResult] = []
         self.refused = self.held = 0
         self._named: list[tuple[str, str]] = []  # (zone, card): the unreadable cards the dealer has named
+        self._dealt: str | None = None  # the card last dealt over the deal reader
         self._started = time.time()
         self.hardware = demo_hardware(settings.players)  # the service's pins, which the players press
         self._camera: ServiceCamera | None = None
@@ -282,6 +284,8 @@ class DemoTable:
         return action
 
     def _act(self, service: TableService, stage: Stage, action: Action) -> None:
+        if isinstance(action, Read):
+            self._dealt = action.card
         self._perform(service, action, stage)
         self._resolve(service, stage)
 
@@ -321,7 +325,8 @@ class DemoTable:
     def _resolve(self, service: TableService, stage: Stage) -> None:
         """What the players and the dealer do about a hold: a refused card is taken back; a card under
         glare is named at the console (the dealer sees it: the last such card in that zone he has not named
-        yet); any other unreadable card (a misread) is to be laid again."""
+        yet); a card dealt over the reader unread is named too (he dealt it: the deal waits for its name);
+        any other unreadable card (a misread) is to be laid again."""
         for _ in range(MAX_TRIES):
             hold = service.hub.snapshot().status.hold
             if hold is None or self.stopping.is_set():
@@ -331,6 +336,9 @@ class DemoTable:
             if hold["reason"] in ("refused", "misplaced") and zone and card:
                 self.out(f"    the player takes {card} back")
                 self._perform(service, Take(zone, card), stage)
+            elif hold["reason"] == "unknown" and zone == READER and self._dealt is not None:
+                self.out(f"    the dealer names the card he dealt over the reader: {self._dealt}")
+                self._perform(service, Console({"action": "resolve", "card": self._dealt}))
             elif hold["reason"] == "unknown" and zone:
                 unnamed = [(zone, c) for c in self.physical.glared_in(zone) if (zone, c) not in self._named]
                 if unnamed:

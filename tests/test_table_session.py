@@ -194,6 +194,23 @@ def test_a_card_only_the_deal_reader_saw_is_named_in_no_public_output():
     assert "QS" not in (undone.outputs.notice or "") and session.history == []
 
 
+def test_a_card_dealt_over_the_reader_unread_holds_the_deal_until_it_is_named():
+    """Open deal: a card passes the reader unread and goes on to its player. Every card after it goes to the
+    seat it makes due, so the deal waits (it used to carry on: the next card went to that card's seat, a
+    hand came out short and a Femkort pot went unwon); named at the console, it is dealt, then the rest."""
+    session = TableSession(Header("cribbage", ("Ann", "Bo"), 0, {}, None), deal="open")
+    assert accepted(session.feed(CardPlaced("QS", "reader"))) == [{"type": "deal", "seat": 1, "card": "QS"}]
+    session.feed(CardRemoved("QS", "reader"))
+    unread = session.feed(CardPlaced("unknown", "reader"))
+    assert unread.hold is not None and unread.hold.reason == "unknown" and unread.hold.zone == "reader"
+    assert session.feed(CardRemoved("unknown", "reader")).hold is not None  # dealt on, still unread
+    waiting = session.feed(CardPlaced("7H", "reader"))  # the next card, dealt meanwhile
+    assert waiting.events == [] and waiting.hold is not None
+    named = session.feed(Resolve(Card.parse("2C")))
+    assert accepted(named) == [{"type": "deal", "seat": 0, "card": "2C"}, {"type": "deal", "seat": 1, "card": "7H"}]
+    assert named.hold is None and session.table.faces.get("reader") == ["7H"]
+
+
 def test_a_ferbli_deal_at_the_table():
     """Dealing begun closes the mus; buttons answer; the exposed cards, the buy's discard, the upcard and
     the showdown come from the zones."""

@@ -1,7 +1,9 @@
 """Holds: what the table waits for before it judges anything more, and what ends each kind.
 
 * `unknown`: an unreadable card in a zone that matters; ends when the dealer names it (resolve), asks
-  for it again (relay), the camera reads it laid again, or it is taken away.
+  for it again (relay), the camera reads it laid again, or it is taken away. Not at the deal reader: a
+  card gone from there was dealt, and every card after it goes to the seat it makes due, so the deal
+  waits until the dealer names it (or, before it left, the reader reads it after all).
 * `duplicate`: one card seen in two zones at once; ends when it leaves one of them (or resolve / relay).
 * `refused`: the engine refused what a card meant; ends when that card leaves that zone (or the dealer
   names it as another card, judged afresh). A refused face-down arrival ends when the count drops again.
@@ -28,6 +30,7 @@ class Hold:
     zones: tuple[str, ...] = ()  # a duplicate's zones
     below: int | None = None  # a refused face-down arrival: ends when the zone's count drops below this
     count: int | None = None  # unreadable cards reported in the zone
+    dealt_on: bool = False  # the unreadable card left the deal reader: dealt, unread
 
     def to_json(self) -> dict[str, Any]:
         fields = {"reason": self.reason, "seat": self.seat, "card": self.card, "zone": self.zone,
@@ -39,6 +42,8 @@ class Hold:
         where = f" in {self.zone}" if self.zone else ""
         if self.zone == READER and self.reason != "unknown":
             return "the card at the deal reader is held: the dealer console says why"
+        if self.reason == "unknown" and self.dealt_on:
+            return "a card dealt over the deal reader was not read: name it at the console"
         if self.reason == "unknown":
             return f"an unreadable card{where}: name it at the console or lay it again"
         if self.reason == "duplicate":
@@ -61,10 +66,10 @@ class Hold:
         return isinstance(item, CardRemoved) and item.card == self.card and item.zone == self.zone
 
     def _unknown_gone(self, item: TableInput) -> bool:
-        if isinstance(item, CardPlaced):
-            return item.zone == self.zone and item.card != UNKNOWN
-        if isinstance(item, CardRemoved):
-            return item.zone == self.zone and item.card == UNKNOWN
+        if isinstance(item, CardPlaced):  # read this time; once dealt on, the reader's next card is another
+            return item.zone == self.zone and item.card != UNKNOWN and not self.dealt_on
+        if isinstance(item, CardRemoved):  # taken back; at the reader it was dealt, unread
+            return item.zone == self.zone != READER and item.card == UNKNOWN
         if isinstance(item, UnknownCards):
             return item.zone == self.zone and item.count < (self.count or 1)
         return False

@@ -131,6 +131,10 @@ class TableSession:
             self.hold = None
             if hold.zone is not None and hold.reason == "unknown":
                 self.table.remove(UNKNOWN, hold.zone)
+        elif hold.reason == "unknown" and hold.zone == READER and item == CardRemoved(UNKNOWN, READER):
+            self.hold = replace(hold, dealt_on=True)  # the deal waits for its name
+            self._queue(item)
+            return
         elif hold.resolved_by(item):
             self.hold = None
             if hold.reason == "unknown" and isinstance(item, CardPlaced):
@@ -152,7 +156,10 @@ class TableSession:
 
     def _run_waiting(self) -> None:
         while self._waiting and self.hold is None:
-            self._handle(self._waiting.pop(0))
+            item = self._waiting.pop(0)
+            if isinstance(item, CardRemoved):
+                item = self.table.as_named(item)  # the dealer may have named it while it waited
+            self._handle(item)
 
     def _resolve(self, hold: Hold, card: Card) -> None:
         """The dealer named the held card: it is judged as if the camera had read it so."""
