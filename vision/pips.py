@@ -7,7 +7,7 @@ the ink blobs of its central field that are alike in size and lie in a symmetric
 their count is its rank, and a network of suit patches (suits.SuitNetwork, models/pip.onnx, built by
 training/pips.py) reads each of them as the suit verifier reads an index's suit glyph. A court's face
 shows a picture instead, a blob far bigger than a pip filling much of its box (`read_face`): a number card
-named on such a face, or a court named on a face without one, is no card to trust.
+named on such a face, or a court the index grid names on a face without one, is no card to trust.
 """
 from __future__ import annotations
 

@@ -65,6 +65,11 @@ class Hold:
             return isinstance(item, FaceDownCount) and item.zone == self.zone and item.count < (self.below or 0)
         return isinstance(item, CardRemoved) and item.card == self.card and item.zone == self.zone
 
+    def dealt_unread(self, item: TableInput) -> bool:
+        """Whether `item` is this hold's unreadable card going on from the deal reader to its player: dealt,
+        still unread (the hold stays, `dealt_on`)."""
+        return self.reason == "unknown" and self.zone == READER and item == CardRemoved(UNKNOWN, READER)
+
     def _unknown_gone(self, item: TableInput) -> bool:
         if isinstance(item, CardPlaced):  # read this time; once dealt on, the reader's next card is another
             return item.zone == self.zone and item.card != UNKNOWN and not self.dealt_on

@@ -131,7 +131,7 @@ class TableSession:
             self.hold = None
             if hold.zone is not None and hold.reason == "unknown":
                 self.table.remove(UNKNOWN, hold.zone)
-        elif hold.reason == "unknown" and hold.zone == READER and item == CardRemoved(UNKNOWN, READER):
+        elif hold.dealt_unread(item):
             self.hold = replace(hold, dealt_on=True)  # the deal waits for its name
             self._queue(item)
             return

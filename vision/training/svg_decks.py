@@ -90,16 +90,15 @@ def rasterise(theme: Path, out: Path) -> str:
     if len(ids) < 52:  # all 52 names found
         return f"{theme}: {len(ids)} of 52 cards found, skipped"
     handle = Rsvg.Handle.new_from_file(str(theme))
-    if _render(handle, ids["AS"]) is None:
+    drawn = {card: pixels for card, element in ids.items() if (pixels := _render(handle, element)) is not None}
+    if "AS" not in drawn:
         return f"{theme}: the ace of spades renders empty, skipped"
     folder = out / design_name(theme)
     folder.mkdir(parents=True, exist_ok=True)
-    for card, element in ids.items():
-        pixels = _render(handle, element)
-        if pixels is not None:
-            png = cairo.ImageSurface.create_for_data(np.ascontiguousarray(pixels).data, cairo.FORMAT_ARGB32,
-                                                     pixels.shape[1], pixels.shape[0])
-            png.write_to_png(str(folder / f"{card}.png"))
+    for card, pixels in drawn.items():
+        png = cairo.ImageSurface.create_for_data(np.ascontiguousarray(pixels).data, cairo.FORMAT_ARGB32,
+                                                 pixels.shape[1], pixels.shape[0])
+        png.write_to_png(str(folder / f"{card}.png"))
     return f"{folder}: {len(ids)} cards"
 
 
