@@ -108,6 +108,23 @@ def test_an_index_read_as_another_rank_is_vetoed_by_the_pips(recognizer: Recogni
     assert [c.card for c in recognizer.read(frame)] == [UNKNOWN]
 
 
+@pytest.mark.parametrize("angle", [0, 90])
+def test_an_index_read_as_another_rank_is_vetoed_on_a_card_stretched_near_square(recognizer: Recognizer,
+                                                                                   angle: int) -> None:
+    """The same 3S in a photo stretched along the card's short side (as dataset tools stretch photos to a
+    square): the outline cannot tell the card's short sides from its long ones, so its face is read both ways
+    up; three pips either way are no 5 (the leave-one-deck-out fold's flat-topped 3s read 5 so)."""
+    faces = dict(_faces())
+    faces["3S"] = _index_corners(faces["3S"], source=faces["5S"])
+    frame, _ = render([PlacedCard("3S", 400, 220, angle)], STYLE, seed=4, faces=faces)
+    across = (1.3, 1.0) if angle == 0 else (1.0, 1.3)
+    frame = cv2.resize(frame, None, fx=across[0], fy=across[1], interpolation=cv2.INTER_AREA)
+    (outline,) = recognizer._read(frame).outlines
+    assert outline.corners == (0, 1, 2, 3)
+    assert {rd.card for rd in recognizer.read_indices(frame)} == {"5S"}
+    assert [c.card for c in recognizer.read(frame)] == [UNKNOWN]
+
+
 def test_a_number_card_read_as_a_court_on_one_corner_is_vetoed_by_its_pips(recognizer: Recognizer) -> None:
     """A 5C with a jack's index in one corner and none in the other (bellot's number cards were read as
     jacks so): five pips are no jack. A court named by both corners is not looked at (none such on the

@@ -11,7 +11,7 @@ named on such a face, or a court the index grid names on a face without one, is 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import cv2
@@ -129,6 +129,14 @@ def read_face(frame: np.ndarray, outline: CardOutline) -> Face:
         mask[:, :side] = mask[:, CARD_W - side:] = 0
         blobs, _ = _pip_blobs(mask, side)
     return Face(None if blobs is None else Pips(card, *blobs, ink_cut, to_card), art)
+
+
+def pip_counts_either_way(frame: np.ndarray, outline: CardOutline) -> set[str]:
+    """The pips counted on a near-square card (outline.SQUARE_ASPECT: a photo stretched square, a steep
+    camera) read both ways up, its short sides being unknown: the counts of the layouts found."""
+    turned = replace(outline, quad=np.roll(outline.quad, -1, axis=0))
+    faces = (read_face(frame, outline), read_face(frame, turned))
+    return {face.pips.rank for face in faces if face.pips is not None}
 
 
 def _shows_art(mask: np.ndarray, side: int) -> bool:

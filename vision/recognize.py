@@ -19,7 +19,7 @@ from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, 
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
 from vision.outline import CardOutline, corner_candidates, find_outlines
-from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, read_face
+from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, pip_counts_either_way, read_face
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
 from vision.suits import SuitNetwork, SuitVerifier
@@ -346,6 +346,10 @@ class Recognizer:
           grey, where a picture's light colours are no ink, 22); a court or an ace named by both its
           corners is not looked at (pips on such a face, a number card read as a court twice: none on the
           32 designs' scenes, for ~0.9 ms of a bench frame);
+        - on a near-square outline (a photo stretched square, a steep camera), whose short sides are not
+          known, a named card is unknown when its face read both ways up counts pips and never its rank (the
+          leave-one-deck-out fold's flat-topped 3s read 5 on both corners: 10 of its 41 wrong cards on the
+          single photos under the five casts, for one right card of the shipped networks' 833);
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -364,7 +368,13 @@ class Recognizer:
         for outline in found.outlines:
             here = on_outline.get(id(outline), [])
             named = [card for card in here if card.card != UNKNOWN]
-            if outline.corners != (0, 2) or outline.paper < FACE_PAPER or len(here) > 1 and not named:
+            if outline.paper < FACE_PAPER or len(here) > 1 and not named:
+                continue
+            if outline.corners != (0, 2):  # near-square: which way up is unknown, so only its pips are counted
+                counts = pip_counts_either_way(frame, outline) if named else set()
+                for card in named:
+                    if counts and card.card[:-1] not in counts:
+                        card.card = UNKNOWN
                 continue
             if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count, no picture rule for a court (and a bench frame's ~0.9 ms)
