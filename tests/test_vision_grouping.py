@@ -273,15 +273,3 @@ def test_one_card_whose_two_prints_name_two_suits_of_its_rank_is_neither() -> No
     assert read("JS", _opposite(top)) == [UNKNOWN, UNKNOWN]
     assert read("JS", _turned(_opposite(top), centre, 25)) == ["JH", "JS"]  # cos -0.91, a fan's neighbour
     assert read("QS", _opposite(top)) == ["JH", "QS"]
-
-
-def test_two_cards_of_a_frame_named_alike_are_both_unknown() -> None:
-    """One deck holds one 5S: two cards read 5S in one frame (an unseen deck's small club read as a spade
-    beside its own spade) are at least one misread, and which is not known, so neither is named; the card
-    read once beside them keeps its name."""
-    style = SceneStyle(size=(900, 450), card_width=120)
-    frame, _ = render([PlacedCard("5S", 200, 220, 10), PlacedCard("5S", 450, 220, -10),
-                       PlacedCard("9D", 700, 220, 0)], style, seed=5)
-    recognizer = Recognizer()
-    assert sorted(rd.card for rd in recognizer.read_indices(frame) if rd.card != UNKNOWN).count("5S") >= 2
-    assert sorted(c.card for c in recognizer.read(frame)) == ["9D", UNKNOWN, UNKNOWN]

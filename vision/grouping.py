@@ -4,7 +4,6 @@ says they are two cards (a fan's card lying on another, a card's far index group
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 
 import cv2
 import numpy as np
@@ -149,17 +148,6 @@ def unname_one_card_read_two_ways(cards: list[CardReading]) -> None:
                 and any(prints_of_one_card(x.candidate, y.candidate) for x in a.corners for y in b.corners)]
     for a, b in clashing:
         a.card = b.card = UNKNOWN
-
-
-def unname_cards_read_twice(cards: list[CardReading]) -> None:
-    """Two cards of one frame named alike are, on a table playing one deck, at least one other card misread
-    (a deck never trained on: its small clubs read as spades beside its own spade), and which is not
-    known: neither is named. (One card read from two corners that did not group is one card already:
-    `_one_card_once`.)"""
-    named = Counter(c.card for c in cards if c.card != UNKNOWN)
-    for card in cards:
-        if named[card.card] > 1:
-            card.card = UNKNOWN
 
 
 def _corners_inside(card: CardReading, other: CardReading) -> bool:

@@ -14,7 +14,7 @@ from vision.blobs import Blob
 from vision.cnn import CnnModel
 from vision.deck import FULL_DECK, Deck
 from vision.glyphs import IndexCandidate, propose_indices
-from vision.grouping import group_corners, unname_cards_read_twice, unname_one_card_read_two_ways
+from vision.grouping import group_corners, unname_one_card_read_two_ways
 from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, same_index
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
@@ -325,7 +325,6 @@ class Recognizer:
         name_unknown = getattr(self.model, "name_unknown", None)  # an enrolled deck's own views (enroll.py)
         if name_unknown is not None:
             name_unknown(frame, cards, self.deck, found.outlines)
-        unname_cards_read_twice(cards)
         return cards
 
     def _read_faces(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings
