@@ -32,10 +32,18 @@ class ImageScore:
     correct: int
     wrong: list[str]
     ms: float
+    named: tuple[str, ...] = ()  # every name read, right and wrong
+
+    @property
+    def wrong_twice(self) -> int:
+        """Wrong cards whose name the frame reads more than once: the tracker reports those as a duplicate
+        card and the table session holds the game on them (one deck holds each card once), so they are never
+        played; the other wrong cards would be."""
+        return sum(1 for name in self.wrong if self.named.count(name) > 1)
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "labelled": self.labelled, "reported": self.reported, "correct": self.correct,
-                "wrong": self.wrong, "precision": _ratio(self.correct, self.reported),
+                "wrong": self.wrong, "wrong_read_twice": self.wrong_twice, "precision": _ratio(self.correct, self.reported),
                 "recall": _ratio(self.correct, self.labelled), "ms": round(self.ms, 2)}
 
 
@@ -81,7 +89,7 @@ def score_image(path: str, truth: list[str], cards: list[CardReading], ms: float
             correct += 1
         else:
             wrong.append(name)
-    return ImageScore(path, len(truth), len(named), correct, wrong, ms)
+    return ImageScore(path, len(truth), len(named), correct, wrong, ms, tuple(named))
 
 
 def evaluate(items: Iterable[tuple[str, list[str]]], load: Callable[[str], np.ndarray],
@@ -100,6 +108,6 @@ def summarise(scores: list[ImageScore]) -> dict[str, object]:
     rep = sum(s.reported for s in scores)
     cor = sum(s.correct for s in scores)
     return {"images": len(scores), "labelled": lab, "reported": rep, "correct": cor,
-            "confidently_wrong": rep - cor, "precision": _ratio(cor, rep), "recall": _ratio(cor, lab),
+            "confidently_wrong": rep - cor, "wrong_read_twice": sum(s.wrong_twice for s in scores), "precision": _ratio(cor, rep), "recall": _ratio(cor, lab),
             "mean_ms": round(float(np.mean([s.ms for s in scores])), 2) if scores else None,
             "per_image": [s.to_json() for s in scores]}

@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         report = summarise(scores)
         wrong = [f"{Path(s.path).name}: {','.join(s.wrong)}" for s in scores if s.wrong]
         print(f"{name}: {report['labelled']} cards, {report['correct']} read ({report['recall']}), "
-              f"{report['confidently_wrong']} named wrong (precision {report['precision']}) {'; '.join(wrong)}",
+              f"{report['confidently_wrong']} named wrong (precision {report['precision']}; "
+              f"{report['wrong_read_twice']} of them read twice in the frame, held as a duplicate) {'; '.join(wrong)}",
               flush=True)
     return 0
 

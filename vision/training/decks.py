@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{args.root}: none of the listed designs is there (run svg_decks.py first)")
     model = load_model(args.model) if args.model else None
     recognizer = recognizer_from(args.models, deck, model) if args.models else Recognizer(model, deck=deck)
-    totals = np.zeros(3, int)
+    totals = np.zeros(4, int)
     for design in designs:
         scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)
         if args.grey:
@@ -208,14 +208,17 @@ def main(argv: list[str] | None = None) -> int:
                 if args.wrong:
                     save_crop(scene.frame, card, args.wrong / f"{design.name}_{i}_{card.card}.png")
         report = summarise(scores)
-        counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"]], int)
+        counts = np.array([report["labelled"], report["correct"], report["confidently_wrong"],
+                           report["wrong_read_twice"]], int)
         totals += counts
         precision = 100 * counts[1] / max(counts[1] + counts[2], 1)
         print(f"{design.name}: {counts[0]} cards, {counts[1]} read, {counts[2]} named wrong "
-              f"(precision {precision:.2f} %){' ' + '; '.join(wrong) if wrong else ''}", flush=True)
+              f"(precision {precision:.2f} %; {counts[3]} read twice){' ' + '; '.join(wrong) if wrong else ''}",
+              flush=True)
     named = totals[1] + totals[2]
     print(f"all {len(designs)} designs: {totals[0]} cards, {totals[1]} read ({100 * totals[1] / totals[0]:.1f} %), "
-          f"{totals[2]} named wrong (precision {100 * totals[1] / max(named, 1):.2f} %)")
+          f"{totals[2]} named wrong (precision {100 * totals[1] / max(named, 1):.2f} %; {totals[3]} of them read "
+          f"twice in their frame, held as a duplicate)")
     return 0
 
 
