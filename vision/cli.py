@@ -100,7 +100,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        for key in ("images", "labelled", "reported", "correct", "confidently_wrong", "precision", "recall", "mean_ms"):
+        for key in ("images", "labelled", "reported", "correct", "confidently_wrong", "wrong_read_twice", "precision",
+                    "recall", "mean_ms"):
             print(f"{key:>18}: {report[key]}")
     return 0
 

@@ -43,8 +43,9 @@ class ImageScore:
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "labelled": self.labelled, "reported": self.reported, "correct": self.correct,
-                "wrong": self.wrong, "wrong_read_twice": self.wrong_twice, "precision": _ratio(self.correct, self.reported),
-                "recall": _ratio(self.correct, self.labelled), "ms": round(self.ms, 2)}
+                "wrong": self.wrong, "wrong_read_twice": self.wrong_twice,
+                "precision": _ratio(self.correct, self.reported), "recall": _ratio(self.correct, self.labelled),
+                "ms": round(self.ms, 2)}
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -108,6 +109,7 @@ def summarise(scores: list[ImageScore]) -> dict[str, object]:
     rep = sum(s.reported for s in scores)
     cor = sum(s.correct for s in scores)
     return {"images": len(scores), "labelled": lab, "reported": rep, "correct": cor,
-            "confidently_wrong": rep - cor, "wrong_read_twice": sum(s.wrong_twice for s in scores), "precision": _ratio(cor, rep), "recall": _ratio(cor, lab),
+            "confidently_wrong": rep - cor, "wrong_read_twice": sum(s.wrong_twice for s in scores),
+            "precision": _ratio(cor, rep), "recall": _ratio(cor, lab),
             "mean_ms": round(float(np.mean([s.ms for s in scores])), 2) if scores else None,
             "per_image": [s.to_json() for s in scores]}
