@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.outline import find_outlines
-from vision.pips import CARD_W, Face, _standard_layout, find_pips
+from vision.pips import CARD_W, Face, _standard_layout, read_face
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer
 from vision.synthetic import FACE_H, FACE_W, PlacedCard, SceneStyle, _faces, render
@@ -51,7 +51,7 @@ def _pips_by_card(cards: list[PlacedCard], faces: dict[str, np.ndarray] | None =
     for outline in outlines:
         centre = tuple(map(float, outline.quad.mean(axis=0)))
         (card,) = [c.card for c, q in zip(cards, quads) if cv2.pointPolygonTest(q, centre, False) >= 0]
-        pips = find_pips(frame, outline)
+        pips = read_face(frame, outline).pips
         out[card] = None if pips is None else pips.rank
     return out
 
@@ -95,7 +95,7 @@ def test_pips_of_no_suit_or_of_the_wrong_colour_name_nothing(recognizer: Recogni
     faces["3S"] = red
     frame, _ = render([PlacedCard("5D", 250, 220, 10), PlacedCard("3S", 550, 220, -20)], STYLE, seed=5, faces=faces)
     outlines, _ = find_outlines(frame)
-    assert sorted(p.rank for o in outlines if (p := find_pips(frame, o))) == ["3", "5"]
+    assert sorted(p.rank for o in outlines if (p := read_face(frame, o).pips)) == ["3", "5"]
     assert [c.card for c in recognizer.read(frame) if c.card != UNKNOWN] == []
 
 

@@ -28,11 +28,14 @@ def split_of(path: str) -> str:
 class ImageScore:
     path: str
     labelled: int
-    reported: int  # cards named (unknown excluded)
     correct: int
     wrong: list[str]
     ms: float
-    named: tuple[str, ...] = ()  # every name read, right and wrong
+    named: tuple[str, ...]  # every name read, right and wrong (unknown excluded)
+
+    @property
+    def reported(self) -> int:
+        return len(self.named)
 
     @property
     def wrong_twice(self) -> int:
@@ -90,7 +93,7 @@ def score_image(path: str, truth: list[str], cards: list[CardReading], ms: float
             correct += 1
         else:
             wrong.append(name)
-    return ImageScore(path, len(truth), len(named), correct, wrong, ms, tuple(named))
+    return ImageScore(path, len(truth), correct, wrong, ms, tuple(named))
 
 
 def evaluate(items: Iterable[tuple[str, list[str]]], load: Callable[[str], np.ndarray],

@@ -105,11 +105,6 @@ class Face:
     art: bool
 
 
-def find_pips(frame: np.ndarray, outline: CardOutline) -> Pips | None:
-    """The pips of an isolated number card (2..10), or None if its face shows no such layout."""
-    return read_face(frame, outline).pips
-
-
 def read_face(frame: np.ndarray, outline: CardOutline) -> Face:
     """The face of an isolated card. Its pips are looked for among the card's ink blobs, then again with the
     indices' columns cleared: a big pip run into an index (guyenne's, paris's) is one blob with it, too big

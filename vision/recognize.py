@@ -371,10 +371,11 @@ class Recognizer:
             if outline.paper < FACE_PAPER or len(here) > 1 and not named:
                 continue
             if outline.corners != (0, 2):  # near-square: which way up is unknown, so only its pips are counted
-                counts = pip_counts_either_way(frame, outline) if named else set()
-                for card in named:
-                    if counts and card.card[:-1] not in counts:
-                        card.card = UNKNOWN
+                if named:
+                    counts = pip_counts_either_way(frame, outline)
+                    for card in named:
+                        if counts and card.card[:-1] not in counts:
+                            card.card = UNKNOWN
                 continue
             if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count, no picture rule for a court (and a bench frame's ~0.9 ms)

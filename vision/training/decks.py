@@ -66,7 +66,8 @@ def load_designs(root: Path, designs: dict[str, frozenset[str]] = DESIGNS, deck:
 
 
 def load_face(path: Path) -> np.ndarray:
-    """A rasterised card (BGRA; BGR where cairo found every pixel opaque) over white, resized to FACE_W x FACE_H."""
+    """A rasterised card (BGRA; BGR where cairo found every pixel opaque) over white, resized to FACE_W x
+    FACE_H."""
     bgra = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if bgra is None or bgra.ndim != 3 or bgra.shape[2] not in (3, 4):
         raise ValueError(f"{path}: not a BGR(A) card image")

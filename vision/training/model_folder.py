@@ -20,6 +20,7 @@ def recognizer_from(folder: Path, deck: Deck = FULL_DECK, model: IndexModel | No
         return folder / default.name if (folder / default.name).is_file() else default
 
     cnn = folder / "generic.json"
-    return Recognizer(model or (CnnModel(cnn) if cnn.is_file() else None), suit_verifier=SuitVerifier(net(DEFAULT_SUIT_NET)),
-                      rank_verifier=RankVerifier(net(DEFAULT_RANK_NET)), pip_network=SuitNetwork(net(DEFAULT_PIP_NET)),
-                      deck=deck)
+    return Recognizer(model or (CnnModel(cnn) if cnn.is_file() else None),
+                      suit_verifier=SuitVerifier(net(DEFAULT_SUIT_NET)),
+                      rank_verifier=RankVerifier(net(DEFAULT_RANK_NET)),
+                      pip_network=SuitNetwork(net(DEFAULT_PIP_NET)), deck=deck)

@@ -11,7 +11,7 @@ patch (`suits.cut_suit_patches`: 1 L square around the glyph, the pip filling ab
 - positives: a suit drawn or from a DejaVu face (the shapes of `rendered_indices`), alone on paper or
   with neighbouring pips (upright or on their heads) at the patch's edge; photographed at any scale and
   turn with light, blur, noise, grey and JPEG (`rendered_indices._photograph`), cut along its own up
-  direction, jittered; and the pips `pips.find_pips` finds on scenes of the shipped faces (the run-time
+  direction, jittered; and the pips `pips.read_face` finds on scenes of the shipped faces (the run-time
   cut itself);
 - junk: the suits on their heads or sides (a pip cut the wrong way up), and blobs that are no suit: letters,
   digits, bars, rings (`rendered_indices._stray_mask`), discs, squares, triangles and lumpy blobs (the
@@ -31,7 +31,7 @@ import numpy as np
 from vision.glyphs import IndexCandidate
 from vision.model import JUNK_SUIT, SUITS
 from vision.outline import find_outlines
-from vision.pips import DEFAULT_PIP_NET, PIP_L, find_pips
+from vision.pips import DEFAULT_PIP_NET, PIP_L, read_face
 from vision.synthetic import SceneStyle, random_layout, render
 from vision.training.rendered_indices import _ink_colour, _paste, _photograph, _Scene, _stray_mask, _suit_mask
 from vision.training.samples import SampleSet, jitter
@@ -131,7 +131,7 @@ def rendered_pips(count: int, out: SampleSet, seed: int = 0, jitters: int = 1) -
 
 
 def shipped_face_pips(scenes: int, out: SampleSet, seed: int = 0) -> None:
-    """The pips `find_pips` finds on rendered scenes of the shipped faces, labelled with their card's suit."""
+    """The pips `read_face` finds on rendered scenes of the shipped faces, labelled with their card's suit."""
     rng = np.random.default_rng(seed)
     for k in range(scenes):
         style = SceneStyle(card_width=float(rng.uniform(100, 220)), tilt=float(rng.uniform(0, 0.06)),
@@ -141,7 +141,7 @@ def shipped_face_pips(scenes: int, out: SampleSet, seed: int = 0) -> None:
         for outline in find_outlines(frame)[0]:
             centre = tuple(map(float, outline.quad.mean(axis=0)))
             names = [c.card for c, q in zip(layout, quads) if cv2.pointPolygonTest(q, centre, False) >= 0]
-            pips = find_pips(frame, outline)
+            pips = read_face(frame, outline).pips
             if len(names) != 1 or pips is None:
                 continue
             h = pips.card.shape[0]
