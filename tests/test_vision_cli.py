@@ -87,6 +87,11 @@ def test_calibrate_and_enroll(capsys: pytest.CaptureFixture[str], tmp_path: Path
     # one photo per card: nothing to calibrate on leave-one-out, so the generic rule is kept, and said so;
     # the views name only the cards it leaves unknown
     assert "one photo per card: the cards it leaves unknown are named" in out
+    # photos of any camera: the deck's own glyphs are not learnt, and it says how they would be
+    assert "glyphs are not learnt" in out and "--table-camera" in out
+    assert EnrolledModel.load(tmp_path / "deck.npz").glyphs.suit is None
+    code, out, _ = run(capsys, "enroll", str(photos), "--out", str(tmp_path / "table.npz"), "--table-camera")
+    assert code == 0 and "glyphs are not learnt" in out  # one view of each of four suits: under MIN_VIEWS
     protos = EnrolledModel.load(tmp_path / "deck.npz").prototypes
     assert sorted(protos.classes) == sorted(card_class(*parse_card(n)) for n in ["QS", "10H", "7C", "AD"])
     assert protos.low_threshold == protos.threshold

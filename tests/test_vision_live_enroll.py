@@ -126,6 +126,7 @@ def test_the_command_enrols_from_a_video_and_reads_the_views_back(tmp_path: Path
     assert sorted(p.name for p in (tmp_path / "deck").iterdir()) == sorted(
         f"{c}_{n}.png" for c in order.split(",") for n in (1, 2))
     assert "enrolled 3 cards" in done.stdout and "read back 6 of 6 photos" in done.stdout
+    assert "the deck's own glyphs (suits " in done.stdout  # views of the table's camera: its glyphs learnt
 
 
 def test_one_view_per_card_is_said_to_name_only_unknown_cards(tmp_path: Path) -> None:

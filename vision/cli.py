@@ -181,7 +181,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if args.live:
         model, back = _enroll_live(args, deck, photos_in)
     else:
-        model, back = _enrolled(args, photos_in, deck)
+        model, back = _enrolled(args, photos_in, deck, table_camera=args.table_camera)
     write_atomically(out, model.save)
     print(f"enrolled {len(model.prototypes.classes)} cards -> {args.out} (use it with --model {args.out}): "
           f"{what_enrolment_changes(photos_in, model)}")
@@ -189,9 +189,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _enrolled(args: argparse.Namespace, photos: Path, deck: Deck) -> tuple[EnrolledModel, ReadBack]:
+def _enrolled(args: argparse.Namespace, photos: Path, deck: Deck, table_camera: bool) -> tuple[EnrolledModel, ReadBack]:
     """The deck enrolled from `photos`, and those photos read back by it (the test deal)."""
-    model = enroll(photos, _cnn_path(args.model), progress_bar("enrolling"))
+    model = enroll(photos, _cnn_path(args.model), progress_bar("enrolling"), table_camera)
     return model, read_back(model, photos, deck, progress_bar("reading back"))
 
 
@@ -221,14 +221,14 @@ def _enroll_live(args: argparse.Namespace, deck: Deck, folder: Path) -> tuple[En
             raise ValueError("no card was enrolled: the source gave no view of a card")
         if captured.missing:
             say(f"not enrolled (fewer than {args.views} views): {', '.join(captured.missing)}")
-        model, back = _enrolled(args, folder, deck)
+        model, back = _enrolled(args, folder, deck, table_camera=True)
         failed = [folder / name for name in back.unread + [name for name, _ in back.wrong]]
         if failed and not getattr(source, "exhausted", False):
             say(f"{back.summary()}\nre-take: each card not read back, once more")
             retaken = live.retake(failed, (f.image for f in frames(source)))
             if retaken.missing:
                 say(f"not re-taken: {', '.join(retaken.missing)}")
-            model, back = _enrolled(args, folder, deck)
+            model, back = _enrolled(args, folder, deck, table_camera=True)
     finally:
         source.close()
     return model, back
@@ -328,6 +328,9 @@ def register(subparsers: Any) -> None:
                                    "each reading), --views views of each, moved or turned between views.")
     p.add_argument("photos", nargs="?", help="folder of photos named after their card (QS.jpg) or a manifest")
     p.add_argument("--live", action="store_true", help="enrol from --source, walking the dealer through the deck")
+    p.add_argument("--table-camera", action="store_true",
+                   help="the photos are frames of the table's own camera: learn the deck's own suit and rank glyphs "
+                        "too (--live always does; from another camera they would deny right cards)")
     p.add_argument("--source", help="with --live: picamera2, 0, /dev/videoN, a video file or a folder of frames")
     p.add_argument("--size", help="with --live: ask the camera for WIDTHxHEIGHT (as watch will)")
     p.add_argument("--order", help="with --live: the cards in the order they will be laid, e.g. AS,2S,3S "

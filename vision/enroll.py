@@ -17,12 +17,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.deck import FULL_DECK, Deck
+from vision.glyph_views import DeckGlyphs, GlyphSample
 from vision.glyphs import IndexCandidate
 from vision.manifest import manifest_rows
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
@@ -69,18 +70,18 @@ def enrollment_photos(source: Path) -> list[tuple[Path, tuple[int, int]]]:
 
 
 def photo_samples(base: CnnModel, photos: list[tuple[Path, tuple[int, int]]], progress: Progress | None = None,
-                  corners: int = 2) -> Sample:
+                  corners: int = 2) -> tuple[Sample, GlyphSample]:
     """`view_samples` of photo files."""
     views = ((load_image(path), card) for path, card in photos)
     return view_samples(base, views, len(photos), progress, corners)
 
 
 def view_samples(base: CnnModel, views: Iterable[tuple[np.ndarray, tuple[int, int]]], count: int,
-                 progress: Progress | None = None, corners: int = 2) -> Sample:
+                 progress: Progress | None = None, corners: int = 2) -> tuple[Sample, GlyphSample]:
     """Every CNN-named candidate of every view (a frame showing one card, and that card), its embedding,
     and which are the view's `corners` most index-like non-overlapping candidates (whatever the CNN calls
-    them: the label is the view's)."""
-    cols: dict[str, list[np.ndarray]] = {k: [] for k in ("photo", "label", "cnn", "conf", "embedding", "corner")}
+    them: the label is the view's); and those corners' glyphs (glyph_views.py)."""
+    collected = EnrolmentViews(base)
     for i, (frame, (rank, suit)) in enumerate(views):
         cands, _, outlines = index_candidates(frame)  # as the recognizer finds them: a lone card's by its outline
         pr, ps, emb, corner = _scored(base, frame, cands, corners)
@@ -91,20 +92,47 @@ def view_samples(base: CnnModel, views: Iterable[tuple[np.ndarray, tuple[int, in
             cands = general_candidates(frame, None, rest, [], unread=True,
                                        scale=working_scale(expected_length(None, outlines)))
             pr, ps, emb, corner = _scored(base, frame, cands, corners)
-        r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
-        keep = corner | (pr.argmax(1) != JUNK_RANK) & (ps.argmax(1) != JUNK_SUIT)
-        if keep.any():
-            cols["photo"].append(np.full(int(keep.sum()), i))
-            cols["label"].append(np.full(int(keep.sum()), rank * len(SUITS) + suit))
-            cols["cnn"].append(card_class(r, s)[keep])
-            cols["conf"].append((pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s])[keep])
-            cols["embedding"].append(emb[keep])
-            cols["corner"].append(corner[keep])
+        collected.add(frame, cands, (pr, ps, emb), corner, rank * len(SUITS) + suit, i)
         if progress:
             progress(i + 1, count)
-    if not cols["corner"] or not np.concatenate(cols["corner"]).any():
-        raise ValueError("no card index found in any enrolment photo")
-    return Sample(**{k: np.concatenate(v) for k, v in cols.items()})
+    return collected.samples()
+
+
+class EnrolmentViews:
+    """Enrolment views as they are collected: the CNN-named candidates of each view and its corners
+    (prototypes.Sample), and the corners' glyphs (glyph_views.GlyphSample)."""
+
+    def __init__(self, base: CnnModel) -> None:
+        self.base = base
+        self.cols: dict[str, list[np.ndarray]] = {k: [] for k in ("photo", "label", "cnn", "conf", "embedding", "corner")}
+        self.glyphs: list[GlyphSample] = []
+
+    def add(self, frame: np.ndarray, cands: list[IndexCandidate], scored: tuple[np.ndarray, np.ndarray, np.ndarray],
+            corner: np.ndarray, card: int, view: int) -> None:
+        """View number `view` of card class `card`: its candidates, their CNN outputs (rank and suit
+        probabilities, embeddings) and which are its corners."""
+        pr, ps, emb = scored
+        r, s = pr[:, :JUNK_RANK].argmax(1), ps[:, :JUNK_SUIT].argmax(1)
+        if corner.any():
+            self.glyphs.append(GlyphSample.cut(frame, [cands[j] for j in np.flatnonzero(corner)], card, view))
+        keep = corner | (pr.argmax(1) != JUNK_RANK) & (ps.argmax(1) != JUNK_SUIT)
+        if keep.any():
+            self.cols["photo"].append(np.full(int(keep.sum()), view))
+            self.cols["label"].append(np.full(int(keep.sum()), card))
+            self.cols["cnn"].append(card_class(r, s)[keep])
+            self.cols["conf"].append((pr[np.arange(len(r)), r] * ps[np.arange(len(s)), s])[keep])
+            self.cols["embedding"].append(emb[keep])
+            self.cols["corner"].append(corner[keep])
+
+    def add_corners(self, frame: np.ndarray, corners: list[IndexCandidate], card: int, view: int) -> None:
+        """A view given as its corner indices alone (a labelled index of a frame showing many cards)."""
+        self.add(frame, corners, self.base.forward_embedded(self.base.patches(frame, corners)[0]),
+                 np.ones(len(corners), bool), card, view)
+
+    def samples(self) -> tuple[Sample, GlyphSample]:
+        if not self.glyphs:
+            raise ValueError("no card index found in any enrolment photo")
+        return Sample(**{k: np.concatenate(v) for k, v in self.cols.items()}), GlyphSample.joined(self.glyphs)
 
 
 def _scored(base: CnnModel, frame: np.ndarray, cands: list[IndexCandidate], corners: int
@@ -132,11 +160,12 @@ def _most_index_like(cands: list[IndexCandidate], index_like: np.ndarray, count:
 class EnrolledModel:
     """The generic CNN plus the deck's prototypes (an IndexModel: the recognizer runs it unchanged)."""
 
-    def __init__(self, base_path: Path, prototypes: Prototypes) -> None:
+    def __init__(self, base_path: Path, prototypes: Prototypes, glyphs: DeckGlyphs | None = None) -> None:
         # the cascade may only skip the second member on patches that cannot reach the low threshold
         self.base = CnnModel(base_path, threshold=prototypes.low_threshold)
         self.base_path = Path(base_path)
         self.prototypes = prototypes
+        self.glyphs = glyphs or DeckGlyphs(None, None)
         self.threshold = prototypes.threshold
         # every candidate scored on the frame being read, with its embedding and ink (`name_unknown` names
         # the ones no reading kept: their embeddings come free with the recognizer's own pass)
@@ -146,6 +175,7 @@ class EnrolledModel:
         """This model without the views of enrolment photo number `photo` (the same networks)."""
         held_out = copy.copy(self)
         held_out.prototypes = self.prototypes.without_photo(photo)
+        held_out.glyphs = self.glyphs.without_photo(photo)
         held_out._scored = FrameCandidates()  # its own frame's candidates, not shared with this model's reads
         return held_out
 
@@ -190,6 +220,7 @@ class EnrolledModel:
             read.add(name)
         if scored is not None:
             name_declined(self.base, self.prototypes, self.threshold, frame, cards, scored, deck, outlines)
+        self._unname_by_glyphs(frame, cards)
 
     def _unname_contradicted(self, cards: list[CardReading], scored: FrameCandidates | None) -> set[int]:
         """Make unknown each named card whose corners' embeddings (scored on this frame) are all nearest to
@@ -209,6 +240,13 @@ class EnrolledModel:
                 out.add(id(card))
         return out
 
+    def _unname_by_glyphs(self, frame: np.ndarray, cards: list[CardReading]) -> None:
+        """Make unknown each named card, however named, whose suit or rank the deck's own glyphs deny
+        (glyph_views.py)."""
+        for card in cards:
+            if card.card != UNKNOWN and self.glyphs.doubts(frame, [rd.candidate for rd in card.corners], card.card):
+                card.card = UNKNOWN
+
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The CNN's probabilities without the prototypes (the recognizer's jittered re-check)."""
@@ -221,10 +259,12 @@ class EnrolledModel:
             target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "wb") as stream:
                 return self.save(stream)
-        np.savez_compressed(target, base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
-                            means=p.means.astype(np.float32), views=p.views.astype(np.float32),
-                            view_class=p.view_class, agree_margin=p.agree_margin, veto_margin=p.veto_margin,
-                            low_threshold=p.low_threshold, threshold=p.threshold)
+        arrays: dict[str, Any] = dict(
+            base=str(self.base_path.resolve()), base_digest=self.base.digest, classes=p.classes,
+            means=p.means.astype(np.float32), views=p.views.astype(np.float32), view_class=p.view_class,
+            agree_margin=p.agree_margin, veto_margin=p.veto_margin, low_threshold=p.low_threshold,
+            threshold=p.threshold, **self.glyphs.arrays())
+        np.savez_compressed(target, **arrays)
 
     @classmethod
     def load(cls, path: Path) -> "EnrolledModel":
@@ -240,6 +280,7 @@ class EnrolledModel:
                 protos = Prototypes(z["classes"], z["means"], agree, veto, low, threshold)
                 if "views" in z.files:  # older files have none: their means serve as one view per card
                     protos = replace(protos, views=z["views"], view_class=z["view_class"])
+                glyphs = DeckGlyphs.from_arrays(z)
                 base = Path(str(z["base"]))
                 digest = str(z["base_digest"]) if "base_digest" in z.files else "none recorded"
         except KeyError as exc:
@@ -249,7 +290,7 @@ class EnrolledModel:
             raise ValueError(f"cannot load card model {path}: not an enrolled deck "
                              f"({type(exc).__name__})") from exc
         # the package may have moved since enrolment: fall back to the shipped CNN of the same name
-        model = cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos)
+        model = cls(base if base.exists() else DEFAULT_CNN.with_name(base.name), protos, glyphs)
         if model.base.digest != digest:  # e.g. an update shipped new networks: the embeddings changed
             raise ValueError(f"cannot load card model {path}: it was enrolled with other card networks "
                              f"({digest}, now {model.base.digest}); run 'cardtable vision enroll' again")
@@ -265,21 +306,35 @@ def is_enrolled_model(path: Path) -> bool:
         return False
 
 
-def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None) -> EnrolledModel:
-    """Prototypes of the deck photographed in `source`, calibrated leave-one-photo-out."""
+def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | None = None,
+           table_camera: bool = False) -> EnrolledModel:
+    """Prototypes of the deck photographed in `source`, calibrated leave-one-photo-out; and, when the photos
+    are frames of the table's own camera, the deck's own glyphs (glyph_views.py: learnt in another camera
+    they deny right cards)."""
     base = CnnModel(base_path)
-    samples = photo_samples(base, enrollment_photos(source), progress)
-    return EnrolledModel(base_path, calibrate(samples, base.threshold))
+    samples, glyphs = photo_samples(base, enrollment_photos(source), progress)
+    return enrolled(base_path, base, samples, glyphs if table_camera else None)
 
 
 def enroll_views(views: list[tuple[np.ndarray, tuple[int, int]]], base_path: Path = DEFAULT_CNN) -> EnrolledModel:
-    """`enroll` from frames in memory, each showing one card: (frame, (rank index, suit index))."""
+    """`enroll` from frames of the table's camera in memory, each showing one card: (frame, (rank index, suit
+    index))."""
     base = CnnModel(base_path)
-    return EnrolledModel(base_path, calibrate(view_samples(base, views, len(views)), base.threshold))
+    return enrolled(base_path, base, *view_samples(base, views, len(views)))
+
+
+def enrolled(base_path: Path, base: CnnModel, samples: Sample, glyphs: GlyphSample | None) -> EnrolledModel:
+    """The enrolled deck of these views over the CNN `base` (loaded from `base_path`), with their glyphs'
+    classifiers unless `glyphs` is None (views of another camera than the table's)."""
+    return EnrolledModel(base_path, calibrate(samples, base.threshold), DeckGlyphs.fit(glyphs) if glyphs else None)
 
 
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
     """Said plainly after enrolling: what the enrolled deck reads differently from the generic recognizer."""
+    return f"{_what_the_views_change(source, model)}; {model.glyphs.summary()}"
+
+
+def _what_the_views_change(source: Path, model: EnrolledModel) -> str:
     named = ("the cards it leaves unknown are named where every corner index is nearest one card's enrolled "
              "views (closely, and by a lead over every other card), and so are the indices it declines to read, "
              "re-checked")

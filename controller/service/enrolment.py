@@ -85,7 +85,7 @@ class ConsoleEnrolment:
                                  "as it is")
             if not self.live.photos:
                 raise ValueError("no card was enrolled yet: lay the cards one by one on the table first")
-            model = enroll(self.live.folder)
+            model = enroll(self.live.folder, table_camera=True)
             back = read_back(model, self.live.folder, self.live.deck)
             self.built = model, back
             if not failed(back):
