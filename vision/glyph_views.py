@@ -57,8 +57,7 @@ class GlyphViews:
     """A softmax classifier over the glyph classes enrolled with MIN_VIEWS views or more."""
 
     classes: np.ndarray  # (K,) class indices (into SUITS or RANKS)
-    mean: np.ndarray  # (F,) feature standardisation
-    scale: np.ndarray  # (F,)
+    mean: np.ndarray  # (F,) the views' mean features
     weights: np.ndarray  # (F, K)
     bias: np.ndarray  # (K,)
 
@@ -72,34 +71,36 @@ class GlyphViews:
         if len(classes) < 2:
             return None
         x, y = features[keep].astype(np.float64), np.searchsorted(classes, labels[keep])
-        mean, scale = x.mean(0), x.std(0) + 1e-6
-        z = (x - mean) / scale
+        mean = x.mean(0)
+        # centred, not scaled per feature (each patch is standardised already): scaled, the paper's corners,
+        # never ink in the views, blew up where a fanned card's edge crosses them (nicu-white, ornamental:
+        # 11 of 27 right fanned cards denied, against 1)
+        z = x - mean
         target = np.eye(len(classes))[y]
         weights, bias = np.zeros((z.shape[1], len(classes))), np.zeros(len(classes))
         for _ in range(_STEPS):
             error = softmax(z @ weights + bias) - target
             weights -= _RATE * (z.T @ error + _L2 * weights) / len(z)
             bias -= _RATE * error.mean(0)
-        return cls(classes, mean.astype(np.float32), scale.astype(np.float32), weights.astype(np.float32),
-                   bias.astype(np.float32))
+        return cls(classes, mean.astype(np.float32), weights.astype(np.float32), bias.astype(np.float32))
 
     def support(self, features: np.ndarray, named: np.ndarray) -> np.ndarray:
         """Per glyph, the probability of its named class; NaN where that class was not enrolled."""
-        p = softmax(((features - self.mean) / self.scale) @ self.weights + self.bias)
+        p = softmax((features - self.mean) @ self.weights + self.bias)
         col = np.searchsorted(self.classes, named).clip(0, len(self.classes) - 1)
         out = p[np.arange(len(named)), col]
         return np.where(self.classes[col] == named, out, np.nan)
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """For np.savez: this classifier's arrays under `prefix`."""
-        return {f"{prefix}_{k}": getattr(self, k) for k in ("classes", "mean", "scale", "weights", "bias")}
+        return {f"{prefix}_{k}": getattr(self, k) for k in ("classes", "mean", "weights", "bias")}
 
     @classmethod
     def from_arrays(cls, z: "np.lib.npyio.NpzFile", prefix: str) -> "GlyphViews | None":
         """The classifier saved under `prefix`, or None (a deck enrolled before these were kept)."""
         if f"{prefix}_classes" not in z.files:
             return None
-        return cls(*(z[f"{prefix}_{k}"] for k in ("classes", "mean", "scale", "weights", "bias")))
+        return cls(*(z[f"{prefix}_{k}"] for k in ("classes", "mean", "weights", "bias")))
 
 
 @dataclass(frozen=True)
