@@ -70,19 +70,19 @@ class GlyphViews:
         keep = np.isin(labels, classes)
         if len(classes) < 2:
             return None
-        x, y = features[keep].astype(np.float64), np.searchsorted(classes, labels[keep])
+        x, y = features[keep].astype(np.float32), np.searchsorted(classes, labels[keep])
         mean = x.mean(0)
         # centred, not scaled per feature (each patch is standardised already): scaled, the paper's corners,
         # never ink in the views, blew up where a fanned card's edge crosses them (nicu-white, ornamental:
         # 11 of 27 right fanned cards denied, against 1)
         z = x - mean
-        target = np.eye(len(classes))[y]
-        weights, bias = np.zeros((z.shape[1], len(classes))), np.zeros(len(classes))
+        target = np.eye(len(classes), dtype=np.float32)[y]
+        weights, bias = np.zeros((z.shape[1], len(classes)), np.float32), np.zeros(len(classes), np.float32)
         for _ in range(_STEPS):
             error = softmax(z @ weights + bias) - target
             weights -= _RATE * (z.T @ error + _L2 * weights) / len(z)
             bias -= _RATE * error.mean(0)
-        return cls(classes, mean.astype(np.float32), weights.astype(np.float32), bias.astype(np.float32))
+        return cls(classes, mean, weights, bias)
 
     def support(self, features: np.ndarray, named: np.ndarray) -> np.ndarray:
         """Per glyph, the probability of its named class; NaN where that class was not enrolled."""
