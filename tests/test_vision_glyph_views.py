@@ -13,12 +13,17 @@ from vision.enroll import EnrolledModel, enroll_views
 from vision.glyph_views import HELD_OUT_FOLDS, MIN_VIEWS, DeckGlyphs, GlyphSample, GlyphViews, glyph_features
 from vision.model import RANKS
 from vision.recognize import Recognizer
-from vision.readings import UNKNOWN
+from vision.readings import UNKNOWN, CardReading
 from vision.training.decks import load_designs, separated_cards
 from vision.training.enrolled_decks import enrolment_views
 
 DECKS = Path(__file__).parent / "data" / "decks"  # 20 cards of anglo_bitmap (README.md there: GPL-3+)
 LOOK_ALIKE = {"S": "C", "C": "S", "H": "D", "D": "H"}
+
+
+def doubts(model: EnrolledModel, frame: np.ndarray, card: CardReading, name: str) -> bool:
+    """Would the deck's glyphs deny this card, read at its corners, named `name`?"""
+    return model.glyphs.doubted(frame, [([rd.candidate for rd in card.corners], name)])[0]
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +50,13 @@ def test_the_deck_s_own_glyphs_deny_a_look_alike_and_keep_the_right_name(deck) -
     model, read = deck
     cards = [(frame, card) for frame, cards in read for card in cards]
     assert len(cards) >= 10
-    right = [model.glyphs.doubts(frame, [rd.candidate for rd in c.corners], c.card) for frame, c in cards]
-    look_alike = [model.glyphs.doubts(frame, [rd.candidate for rd in c.corners], c.card[:-1] + LOOK_ALIKE[c.card[-1]])
+    right = [doubts(model, frame, c, c.card) for frame, c in cards]
+    look_alike = [doubts(model, frame, c, c.card[:-1] + LOOK_ALIKE[c.card[-1]])
                   for frame, c in cards]
     assert not any(right)
     assert sum(look_alike) >= 0.75 * len(cards)  # 10 of 13 (one view a card; a KD's corners named KH pass)
     other_rank = {"2": "5", "5": "7", "7": "K", "K": "2"}
-    swapped = [model.glyphs.doubts(frame, [rd.candidate for rd in c.corners], other_rank[c.card[:-1]] + c.card[-1])
+    swapped = [doubts(model, frame, c, other_rank[c.card[:-1]] + c.card[-1])
                for frame, c in cards if c.card[:-1] in other_rank]
     assert len(swapped) >= 5 and all(swapped)
 
@@ -94,11 +99,11 @@ def test_saved_with_the_deck_and_an_older_file_loads_without(deck, tmp_path: Pat
     frame, cards = next((f, c) for f, c in read if c)
     corners = [rd.candidate for rd in cards[0].corners]
     look_alike = cards[0].card[:-1] + LOOK_ALIKE[cards[0].card[-1]]
-    assert loaded.doubts(frame, corners, look_alike) == model.glyphs.doubts(frame, corners, look_alike)
+    assert loaded.doubted(frame, [(corners, look_alike)]) == model.glyphs.doubted(frame, [(corners, look_alike)])
     with np.load(tmp_path / "deck.npz") as z:  # a file written before the glyphs were kept
         np.savez(tmp_path / "old.npz", **{k: z[k] for k in z.files if not k.startswith(("suit_", "rank_"))})
     old = EnrolledModel.load(tmp_path / "old.npz").glyphs
-    assert old.suit is None and old.rank is None and not old.doubts(frame, corners, look_alike)
+    assert old.suit is None and old.rank is None and old.doubted(frame, [(corners, look_alike)]) == [False]
 
 
 def test_a_view_is_read_back_by_glyphs_fitted_without_it() -> None:

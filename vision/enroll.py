@@ -243,8 +243,10 @@ class EnrolledModel:
     def _unname_by_glyphs(self, frame: np.ndarray, cards: list[CardReading]) -> None:
         """Make unknown each named card, however named, whose suit or rank the deck's own glyphs deny
         (glyph_views.py)."""
-        for card in cards:
-            if card.card != UNKNOWN and self.glyphs.doubts(frame, [rd.candidate for rd in card.corners], card.card):
+        named = [card for card in cards if card.card != UNKNOWN]
+        for card, doubted in zip(named, self.glyphs.doubted(frame, [([rd.candidate for rd in card.corners], card.card)
+                                                                    for card in named])):
+            if doubted:
                 card.card = UNKNOWN
 
     def score_generic(self, frame: np.ndarray, cands: list[IndexCandidate], floor: float | None = None

@@ -16,6 +16,7 @@ Augmenting the views (zoomed 0.75-1.1, blurred) cut that to 5 but halved what th
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -160,17 +161,22 @@ class DeckGlyphs:
             self._held_out[fold] = DeckGlyphs.fit(self.sample.subset(keep))
         return self._held_out[fold]
 
-    def doubts(self, frame: np.ndarray, corners: list[IndexCandidate], card: str) -> bool:
-        """Do the views give this card's suit, or its rank, under GLYPH_VETO on every one of its corners?"""
-        n = len(corners)
-        checks = ((self.suit, cut_suit_patches, SUITS.index(card[-1])),
-                  (self.rank, cut_rank_patches, RANKS.index(card[:-1])))
-        for views, cut, named in checks:
-            if views is not None and n:
-                support = views.support(glyph_features(cut(frame, corners)), np.full(n, named))
-                if bool(np.all(support < GLYPH_VETO)):  # NaN (a class not enrolled) is never below
-                    return True
-        return False
+    def doubted(self, frame: np.ndarray, cards: Sequence[tuple[list[IndexCandidate], str]]) -> list[bool]:
+        """For each card (its corner indices and its name): do the views give its suit, or its rank, under
+        GLYPH_VETO on every one of its corners? (All the frame's corners cut and judged at once.)"""
+        corners = [c for card_corners, _ in cards for c in card_corners]
+        owner = np.repeat(np.arange(len(cards)), [len(card_corners) for card_corners, _ in cards])
+        out = np.zeros(len(cards), bool)
+        checks = ((self.suit, cut_suit_patches, lambda card: SUITS.index(card[-1])),
+                  (self.rank, cut_rank_patches, lambda card: RANKS.index(card[:-1])))
+        for views, cut, class_of in checks:
+            if views is None or not corners:
+                continue
+            named = np.array([class_of(cards[int(i)][1]) for i in owner])
+            denied = views.support(glyph_features(cut(frame, corners)), named) < GLYPH_VETO  # NaN: never
+            for i in np.unique(owner):
+                out[i] |= bool(denied[owner == i].all())
+        return out.tolist()
 
     def summary(self) -> str:
         """What these classifiers judge, said plainly (enroll.what_enrolment_changes)."""
