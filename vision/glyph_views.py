@@ -185,8 +185,8 @@ class DeckGlyphs:
         if not judged:
             return ("the deck's own suit and rank glyphs are not learnt (they are from views of the table's own "
                     "camera only: --live, or --table-camera for its saved frames)")
-        return (f"the deck's own glyphs ({'; '.join(judged)}) make a card unknown whose suit or rank they deny "
-                f"on every corner")
+        return (f"and whatever names a card, the deck's own glyphs ({'; '.join(judged)}) make it unknown where "
+                f"they deny its suit or rank on every corner")
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {**(self.suit.arrays("suit") if self.suit else {}), **(self.rank.arrays("rank") if self.rank else {})}
