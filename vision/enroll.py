@@ -199,7 +199,8 @@ class EnrolledModel:
         corner's ink is of that suit's colour, no corner guesses another card and no card of that name is
         read in the frame. (Photos named after the wrong card would otherwise teach: a 4H enrolled as 4S
         named a held-out 4H '4S'; its red ink stops that.) Then the candidates no reading kept, by the
-        views too (vision/declined.py; `outlines`: the frame's isolated cards)."""
+        views too (vision/declined.py; `outlines`: the frame's isolated cards). Last, whatever named it, a
+        card is unknown whose suit or rank the deck's own glyphs deny on every corner (glyph_views.py)."""
         scored, self._scored = self._scored.of(frame), FrameCandidates()
         contradicted = self._unname_contradicted(cards, scored)
         read = {c.card for c in cards}
