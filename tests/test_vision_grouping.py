@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.blobs import Blob
-from vision.glyphs import IndexCandidate
+from vision.glyphs import IndexCandidate, placed_index
 from vision.grouping import group_corners, unname_one_card_read_two_ways
 from vision.index_pairs import quad_from_index
 from vision.model import JUNK_RANK, JUNK_SUIT, RANKS, SUITS
@@ -273,3 +273,19 @@ def test_one_card_whose_two_prints_name_two_suits_of_its_rank_is_neither() -> No
     assert read("JS", _opposite(top)) == [UNKNOWN, UNKNOWN]
     assert read("JS", _turned(_opposite(top), centre, 25)) == ["JH", "JS"]  # cos -0.91, a fan's neighbour
     assert read("QS", _opposite(top)) == ["JH", "QS"]
+
+
+def test_a_neighbour_s_index_pointing_the_other_way_is_not_a_card_s_far_corner() -> None:
+    """A webcam frame (17_15_55, fold networks): the KS's two corners, and 4.3 L across from its
+    bottom-left one the KC's top-right index, read KS too and pointing the other way. Within a card's
+    diagonal and antiparallel, it was taken for the KS's far corner: one card of three corners, and the KC's
+    other corner a second KS. A card's far corner lies down the card, a good part of its length away."""
+    def at(x: float, y: float, ux: float, uy: float, length: float) -> IndexCandidate:
+        return placed_index((x + ux * length / 2, y + uy * length / 2), (x - ux * length / 2, y - uy * length / 2))
+
+    kc_corner = at(540, 227, 1.0, 0.08, 29.5)
+    ks_bottom, ks_top = at(587, 107, -0.95, -0.3, 27.5), at(778, 56, 0.96, 0.27, 28.8)
+    cards = group_corners([IndexReading(kc_corner, "KS", 1.0), IndexReading(ks_bottom, "KS", 1.0),
+                           IndexReading(ks_top, "KS", 0.997)])
+    ks = next(c for c in cards if any(rd.candidate is ks_top for rd in c.corners))
+    assert {id(rd.candidate) for rd in ks.corners} == {id(ks_bottom), id(ks_top)}

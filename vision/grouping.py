@@ -8,8 +8,8 @@ import itertools
 import cv2
 import numpy as np
 
-from vision.index_pairs import (card_centre, offset_in_card, opposite_corners, prints_of_one_card, quad_from_index,
-                                same_card_opposite, side_by_side, top_corners, two_corners)
+from vision.index_pairs import (at_two_ends, card_centre, offset_in_card, opposite_corners, prints_of_one_card,
+                                quad_from_index, same_card_opposite, side_by_side, top_corners, two_corners)
 from vision.outline import CardOutline
 from vision.readings import UNKNOWN, CardReading, IndexReading, either
 
@@ -52,7 +52,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                     break
                 continue
             other = first.candidate
-            if rd.card == card.card and opposite_corners(rd.candidate, other):
+            # a webcam's KC top-right index 4.3 L beside the KS's bottom-left one, pointing the other way, was
+            # taken for the KS's far corner: one card of three corners, the KS read twice
+            if rd.card == card.card and opposite_corners(rd.candidate, other) and at_two_ends(rd.candidate, other):
                 _add_corner(card, rd, True)
                 card.corners.append(rd)
                 break

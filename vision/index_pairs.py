@@ -32,6 +32,13 @@ TOP_SPAN_L = (4.0, 6.0)
 # and the designs where they disagreed); a fan turns its neighbours further (a neighbour's far index
 # against a card's near one, naming that card's rank: -0.82 and -0.91 on the designs' fans).
 ONE_CARD_COS = -0.95
+# A card's two opposite prints lie apart along its length (in L) by 6.6 on standard faces: at least
+# OPPOSITE_ALONG_L (a table camera's tilt shortens it, and a deck's small index lengthens L against the
+# card: a webcam's 2D at 2.9 L one way, 4.2 the other), at most OPPOSITE_ALONG_MAX_L (a photo stretched
+# square lengthens it in units of L, whose index it shortens, by up to ~1.5x). Two neighbours' indices
+# side by side across a card lie at -0.3 to +3.6 L.
+OPPOSITE_ALONG_L = 1.5
+OPPOSITE_ALONG_MAX_L = 1.15 * CARD_H_L
 
 
 def quad_from_index(c: IndexCandidate) -> list[list[float]]:
@@ -55,6 +62,13 @@ def opposite_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
     span = np.hypot(a.centre[0] - b.centre[0], a.centre[1] - b.centre[1]) / max(a.length, b.length)
     diagonal = np.hypot(CARD_W_L, CARD_H_L)
     return (dot < 0.3 and span < 1.1 * diagonal) or (dot < -0.8 and span < 1.4 * diagonal)
+
+
+def at_two_ends(a: IndexCandidate, b: IndexCandidate) -> bool:
+    """Does each of a and b lie down the other's card (away from the edge its index points to), by a good
+    part of a card's length and no more than one, as one card's two opposite prints do? Not two
+    neighbouring cards' indices side by side across a card, or beyond its edge."""
+    return all(-OPPOSITE_ALONG_MAX_L <= offset_in_card(x, y)[1] <= -OPPOSITE_ALONG_L for x, y in ((a, b), (b, a)))
 
 
 def top_corners(a: IndexCandidate, b: IndexCandidate) -> bool:
