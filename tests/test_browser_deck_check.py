@@ -180,3 +180,5 @@ def test_the_dealer_retakes_at_the_console_a_card_the_test_deal_did_not_read(pag
         page.click("#enrol-finish")
         page.wait_for_function("/^Enrolled \\S+Z: 2 cards\\. Test deal: read back 4 of 4/"
                                ".test(document.getElementById('enrol-result').textContent)")  # journaled
+        # and what the deck's own glyphs judge, learnt from the table camera's views
+        assert "the deck's own glyphs (suits" in page.inner_text("#enrol-result")

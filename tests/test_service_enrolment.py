@@ -56,6 +56,8 @@ def test_the_dealer_enrols_cards_at_the_console_and_the_table_reads_with_them(tm
         assert state["line"].startswith("[#") and "2/52 cards" in state["line"]
         finished = service.enrolment("finish")
         assert finished.ok and "enrolled 2 cards" in finished.message and "read back 4 of 4 photos" in finished.message
+        # the table's own camera: the deck's glyphs are learnt (two views of each card, two corners each)
+        assert "the deck's own glyphs (suits S, H; ranks 7, Q)" in enrolment(t, lambda s: True)["glyphs"]
         assert (tmp_path / "state" / ENROLLED_NAME).is_file()
         assert isinstance(recognizer_model(t), EnrolledModel)  # read with at once
         t.lay(PILE)  # the last card taken away: the game hears the camera again
@@ -72,6 +74,7 @@ def test_the_dealer_enrols_cards_at_the_console_and_the_table_reads_with_them(tm
         last = enrolment(t, lambda s: True)
         assert (last["state"], last["at"], last["cards"]) == ("enrolled", at, ["QS", "7H"])
         assert last["read_back"].startswith("read back 4 of 4 photos")
+        assert "the deck's own glyphs (suits S, H; ranks 7, Q)" in last["glyphs"]  # journaled with it
 
 
 def slip(t: Table) -> dict[str, Any]:
@@ -116,6 +119,8 @@ def test_a_view_the_test_deal_does_not_read_back_is_laid_again_before_the_deck_i
         enrolment(t, lambda s: "1/1 cards" in s["line"])
         finished = service.enrolment("finish")
         assert finished.ok and "enrolled 2 cards" in finished.message and "read back 4 of 4 photos" in finished.message
+        # the table's own camera: the deck's glyphs are learnt (two views of each card, two corners each)
+        assert "the deck's own glyphs (suits S, H; ranks Q, K)" in enrolment(t, lambda s: True)["glyphs"]
         saved = enrolment(t, lambda s: s["state"] == "enrolled" and "at" in s)  # as journaled
         assert (saved["failed"], saved["retaken"], saved["cards"], saved["wrong"]) == ([], ["KH"], ["QS", "KH"], [])
         assert (tmp_path / "state" / ENROLLED_NAME).is_file()

@@ -334,7 +334,7 @@ def enrolled(base_path: Path, base: CnnModel, samples: Sample, glyphs: GlyphSamp
 
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:
     """Said plainly after enrolling: what the enrolled deck reads differently from the generic recognizer."""
-    return f"{_what_the_views_change(source, model)}; {model.glyphs.summary()}"
+    return f"{_what_the_views_change(source, model)}. {model.glyphs.summary()}"
 
 
 def _what_the_views_change(source: Path, model: EnrolledModel) -> str:

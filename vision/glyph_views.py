@@ -180,14 +180,17 @@ class DeckGlyphs:
         return out.tolist()
 
     def summary(self) -> str:
-        """What these classifiers judge, said plainly (enroll.what_enrolment_changes)."""
+        """What these classifiers judge, said plainly, as a sentence (the enrolment's verdict)."""
         judged = [f"{what} {', '.join(names[k] for k in views.classes)}"
                   for what, views, names in (("suits", self.suit, SUITS), ("ranks", self.rank, RANKS)) if views]
-        if not judged:
-            return ("the deck's own suit and rank glyphs are not learnt (they are from views of the table's own "
-                    "camera only: --live, or --table-camera for its saved frames)")
-        return (f"and whatever names a card, the deck's own glyphs ({'; '.join(judged)}) make it unknown where "
-                f"they deny its suit or rank on every corner")
+        if judged:
+            return (f"Whatever names a card, the deck's own glyphs ({'; '.join(judged)}) make it unknown where they "
+                    f"deny its suit or rank on every corner.")
+        if self.sample is not None:
+            return (f"Too few views to learn the deck's own glyphs ({MIN_VIEWS} of a suit or a rank, and two suits "
+                    f"or ranks, are needed).")
+        return ("The deck's own suit and rank glyphs are not learnt: only from views of the table's own camera "
+                "(--live, or --table-camera for its saved frames).")
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {**(self.suit.arrays("suit") if self.suit else {}), **(self.rank.arrays("rank") if self.rank else {})}

@@ -128,7 +128,8 @@ class ConsoleEnrolment:
         assert self.result is not None, "not saved yet"
         back, photos = self.result, self.live.photos
         return {"deck": self.live.deck.name, "cards": [card for card in deck_order(self.live.deck) if photos.get(card)],
-                "failed": failed_cards(back), "retaken": self.retaken, **asdict(back), "summary": back.summary()}
+                "failed": failed_cards(back), "retaken": self.retaken, **asdict(back), "summary": back.summary(),
+                "glyphs": self.model.glyphs.summary()}
 
     def cancel(self) -> None:
         self._halt()
@@ -142,7 +143,8 @@ class ConsoleEnrolment:
                 "current": progress.current, "retaken": self.retaken,
                 "question": None if question is None else {"text": question.text, "suggestion": question.suggestion},
                 "failed": [] if back is None else failed_cards(back),
-                "read_back": None if back is None else back.summary()}
+                "read_back": None if back is None else back.summary(),
+                "glyphs": None if self.built is None else self.model.glyphs.summary()}
 
     def see(self, change: TableChange) -> None:
         """The service's camera observation while enrolling: the cards laid are no game's."""

@@ -87,7 +87,7 @@
     $("enrol-failed").innerHTML = review ? Render.cards(e.failed) : "";
     // a saved enrolment says when (the journal's) and how many cards: also the last one, after a restart
     const saved = e && e.state === "enrolled" ? `Enrolled${e.at ? " " + e.at : ""}${e.cards ? `: ${e.cards.length} cards` : ""}` : "Not saved yet";
-    $("enrol-result").textContent = !e || !e.read_back ? "" : `${saved}. Test deal: ${e.read_back}`;
+    $("enrol-result").textContent = !e || !e.read_back ? "" : `${saved}. Test deal: ${e.read_back}.${e.glyphs ? " " + e.glyphs : ""}`;
   }
 
   async function refresh() {
