@@ -124,11 +124,6 @@ class EnrolmentViews:
             self.cols["embedding"].append(emb[keep])
             self.cols["corner"].append(corner[keep])
 
-    def add_corners(self, frame: np.ndarray, corners: list[IndexCandidate], card: int, view: int) -> None:
-        """A view given as its corner indices alone (a labelled index of a frame showing many cards)."""
-        self.add(frame, corners, self.base.forward_embedded(self.base.patches(frame, corners)[0]),
-                 np.ones(len(corners), bool), card, view)
-
     def samples(self) -> tuple[Sample, GlyphSample]:
         if not self.glyphs:
             raise ValueError("no card index found in any enrolment photo")
@@ -316,20 +311,20 @@ def enroll(source: Path, base_path: Path = DEFAULT_CNN, progress: Progress | Non
     they deny right cards)."""
     base = CnnModel(base_path)
     samples, glyphs = photo_samples(base, enrollment_photos(source), progress)
-    return enrolled(base_path, base, samples, glyphs if table_camera else None)
+    return enrolled(base, samples, glyphs if table_camera else None)
 
 
 def enroll_views(views: list[tuple[np.ndarray, tuple[int, int]]], base_path: Path = DEFAULT_CNN) -> EnrolledModel:
     """`enroll` from frames of the table's camera in memory, each showing one card: (frame, (rank index, suit
     index))."""
     base = CnnModel(base_path)
-    return enrolled(base_path, base, *view_samples(base, views, len(views)))
+    return enrolled(base, *view_samples(base, views, len(views)))
 
 
-def enrolled(base_path: Path, base: CnnModel, samples: Sample, glyphs: GlyphSample | None) -> EnrolledModel:
-    """The enrolled deck of these views over the CNN `base` (loaded from `base_path`), with their glyphs'
-    classifiers unless `glyphs` is None (views of another camera than the table's)."""
-    return EnrolledModel(base_path, calibrate(samples, base.threshold), DeckGlyphs.fit(glyphs) if glyphs else None)
+def enrolled(base: CnnModel, samples: Sample, glyphs: GlyphSample | None) -> EnrolledModel:
+    """The enrolled deck of these views over the CNN `base`, with their glyphs' classifiers unless `glyphs`
+    is None (views of another camera than the table's)."""
+    return EnrolledModel(base.path, calibrate(samples, base.threshold), DeckGlyphs.fit(glyphs) if glyphs else None)
 
 
 def what_enrolment_changes(source: Path, model: EnrolledModel) -> str:

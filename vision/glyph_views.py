@@ -17,7 +17,7 @@ Augmenting the views (zoomed 0.75-1.1, blurred) cut that to 5 but halved what th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -95,14 +95,14 @@ class GlyphViews:
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         """For np.savez: this classifier's arrays under `prefix`."""
-        return {f"{prefix}_{k}": getattr(self, k) for k in ("classes", "mean", "weights", "bias")}
+        return {f"{prefix}_{f.name}": getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_arrays(cls, z: "np.lib.npyio.NpzFile", prefix: str) -> "GlyphViews | None":
         """The classifier saved under `prefix`, or None (a deck enrolled before these were kept)."""
         if f"{prefix}_classes" not in z.files:
             return None
-        return cls(*(z[f"{prefix}_{k}"] for k in ("classes", "mean", "weights", "bias")))
+        return cls(*(z[f"{prefix}_{f.name}"] for f in fields(cls)))
 
 
 @dataclass(frozen=True)

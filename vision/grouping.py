@@ -53,7 +53,9 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
                 continue
             other = first.candidate
             # a webcam's KC top-right index 4.3 L beside the KS's bottom-left one, pointing the other way, was
-            # taken for the KS's far corner: one card of three corners, the KS read twice
+            # taken for the KS's far corner: one card of three corners, the KS read twice (at_two_ends here,
+            # not inside opposite_corners: through prints_of_one_card the recognizer's check of a card's two
+            # prints uses that too, and there it lost a real photo's 3C print, tests/test_vision_ranks.py)
             if rd.card == card.card and opposite_corners(rd.candidate, other) and at_two_ends(rd.candidate, other):
                 _add_corner(card, rd, True)
                 card.corners.append(rd)

@@ -27,18 +27,21 @@ from vision.sources import load_image
 
 
 def boxed_candidate(base: CnnModel, frame: np.ndarray, cands: list[IndexCandidate],
-                    box: tuple[float, float, float, float]) -> IndexCandidate | None:
+                    box: tuple[float, float, float, float]
+                    ) -> tuple[IndexCandidate, tuple[np.ndarray, np.ndarray, np.ndarray]] | None:
     """The candidate of a labelled index box (centre x, y and size w, h in pixels): its centre within 0.3 of
     the box's long side of the box's centre, its rank-to-suit length 0.2-0.9 of it, and of those the most
-    index-like to the CNN (a pair and its flipped twin share a centre)."""
+    index-like to the CNN (a pair and its flipped twin share a centre); with its CNN outputs (rank and suit
+    probabilities, embedding)."""
     cx, cy, w, h = box
     side = max(w, h)
     near = [c for c in cands if 0.2 * side <= c.length <= 0.9 * side
             and np.hypot(c.centre[0] - cx, c.centre[1] - cy) <= 0.3 * side]
     if not near:
         return None
-    pr, ps, _ = base.forward_embedded(base.patches(frame, near)[0])
-    return near[int(np.argmax((1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])))]
+    pr, ps, emb = base.forward_embedded(base.patches(frame, near)[0])
+    j = int(np.argmax((1 - pr[:, JUNK_RANK]) * (1 - ps[:, JUNK_SUIT])))
+    return near[j], (pr[j:j + 1], ps[j:j + 1], emb[j:j + 1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,10 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         box = (float(r["cx"]) * width, float(r["cy"]) * height, float(r["w"]) * width, float(r["h"]) * height)
         chosen = boxed_candidate(base, frame, cands, box)
         if chosen is not None:
-            views.add_corners(frame, [chosen], RANKS.index(r["rank"]) * len(SUITS) + SUITS.index(r["suit"]),
-                              sum(taken.values()))
+            candidate, scored = chosen
+            views.add(frame, [candidate], scored, np.ones(1, bool),
+                      RANKS.index(r["rank"]) * len(SUITS) + SUITS.index(r["suit"]), sum(taken.values()))
             taken[card] += 1
-    enrolled(args.model, base, *views.samples()).save(args.out)
+    enrolled(base, *views.samples()).save(args.out)
     print(f"{sum(taken.values())} views of {len(taken)} cards from {len(frames)} frames ({len(rows)} labelled "
           f"indices) -> {args.out}")
     return 0
