@@ -9,6 +9,7 @@ card (fans, piles, touching cards, a white table) is left to the general propose
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -159,6 +160,86 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
     return outlines, paper
 
 
+
+# On a light table (white, grey, a beige cloth) a card is hardly brighter than the table: Otsu's one level
+# lumps both and no card stands apart (the leave-one-deck-out fold's webcam frames on a grey table: no
+# outline at all, so no face check, and an 8C read 8S on both corners stood). The card's edges still show.
+# Canny's hysteresis levels on the 1/4-size ink image:
+_EDGE_LEVELS = (20, 50)
+# Gaps in a card's edge line this wide (1/4-size px) are closed (an index glyph close to the edge breaks it).
+_EDGE_GAP = 5
+# An edge-found card's paper is brighter than what lies just beyond each of its four sides by this many ink
+# levels (medians of a line inside and one outside, 1/4 size): a pile of cards makes a four-sided hull too,
+# across the table and into the cards. The line inside is _INSIDE px in: the edge line, closed and filled,
+# lies a pixel or two beyond the card, and the card's own edge and shadow blur across the next two.
+PAPER_OVER_TABLE = 8
+_INSIDE, _OUTSIDE = 4.0, 2.0
+
+
+def outlines_by_edges(frame: np.ndarray, found: list[CardOutline], card_area: float | None = None
+                      ) -> list[CardOutline]:
+    """Isolated cards that find_outlines missed (its `found` are left out), by their edges, for checking the
+    cards read on them, never for naming one (recognize.py). Each closed edge line with what it encloses
+    is one region; its paper is what is brighter than Otsu's level of that region alone (the line runs
+    round a card's shadow too, and the paper's own outline is the card's). None at the frame's edge: where
+    the frame cuts a card, its corner cannot be told from the card's own."""
+    h, w = frame.shape[:2]
+    s = _SCALE
+    small = ink_image(cv2.resize(frame, (w // s, h // s), interpolation=cv2.INTER_AREA))
+    edges = cv2.Canny(cv2.GaussianBlur(small, (3, 3), 0), *_EDGE_LEVELS)
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_EDGE_GAP,) * 2))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    region = np.zeros_like(small)
+    cv2.drawContours(region, contours, -1, 255, -1)
+    for o in found:
+        cv2.fillConvexPoly(region, np.round(o.quad / s - 0.5).astype(np.int32), 0)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = (0.65 * card_area if card_area else MIN_WIDTH_PX ** 2 * ASPECT[0]) / (s * s)
+    out = []
+    for cnt in contours:
+        if cv2.contourArea(cnt) < min_area:
+            continue
+        paper = _paper_of_region(small, cnt)
+        if paper is None or cv2.contourArea(paper) < min_area:
+            continue
+        outline = _card_outline(paper, small.shape, card_area, lambda _: False)
+        if outline is not None and outline.corners == (0, 2) and _paper_inside(small, outline.quad / s - 0.5):
+            out.append(outline)
+    return out
+
+
+def _paper_of_region(small: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
+    """The outer contour of the largest paper patch in the 1/4-size region `cnt`: its pixels brighter than
+    Otsu's level of the region's own pixels."""
+    x, y, bw, bh = cv2.boundingRect(cnt)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.drawContours(inside, [cnt], -1, 255, -1, offset=(-x, -y))
+    window = small[y:y + bh, x:x + bw]
+    level, _ = cv2.threshold(window[inside > 0].reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    paper = ((window > level) & (inside > 0)).astype(np.uint8)
+    patches, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not patches:
+        return None
+    return max(patches, key=cv2.contourArea) + np.array([x, y], np.int32)
+
+
+def _paper_inside(small: np.ndarray, quad: np.ndarray) -> bool:
+    """Is the 1/4-size ink image brighter just inside each side of `quad` (clockwise, 1/4-size pixels) than
+    just beyond it, by PAPER_OVER_TABLE?"""
+    h, w = small.shape
+    centre = quad.mean(axis=0)
+    t = np.linspace(0.2, 0.8, 16)[:, None]
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        along = a + t * (b - a)
+        normal = np.array([b[1] - a[1], a[0] - b[0]]) / max(float(np.hypot(*(b - a))), 1e-6)
+        if np.dot(centre - a, normal) > 0:
+            normal = -normal  # outwards
+        inner, outer = (np.clip(np.round(along + d * normal).astype(int), 0, [w - 1, h - 1]) for d in (-_INSIDE, _OUTSIDE))
+        if np.median(small[inner[:, 1], inner[:, 0]]) < np.median(small[outer[:, 1], outer[:, 0]]) + PAPER_OVER_TABLE:
+            return False
+    return True
+
 def _bridged(cnt: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """The outer contour of a 1/4-size region with its narrow gaps closed (_BRIDGE px). A court card's art
     is ink, so its paper is a ring around it, and where the art reaches the card's edge (paris, gm-paris,
@@ -181,7 +262,8 @@ def _paper_share(paper: np.ndarray, cnt: np.ndarray) -> float:
     return min(1.0, cv2.countNonZero(paper[y:y + h, x:x + w]) / max(cv2.contourArea(cnt), 1.0))
 
 
-def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None, whole: "_WholeAtEdge"
+def _card_outline(cnt: np.ndarray, shape: tuple[int, ...], card_area: float | None,
+                  whole: Callable[[CardOutline], bool]
                   ) -> CardOutline | None:
     """The quad of a 1/4-size paper region in full-size pixels, or None when it is not one whole card
     (`whole` tells a card lying against the frame's edge from one the frame cuts)."""

@@ -18,7 +18,7 @@ from vision.grouping import group_corners, unname_one_card_read_two_ways
 from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, same_index
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
-from vision.outline import CardOutline, corner_candidates, find_outlines
+from vision.outline import CardOutline, corner_candidates, find_outlines, outlines_by_edges
 from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, pip_counts_either_way, read_face
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
@@ -350,6 +350,9 @@ class Recognizer:
           known, a named card is unknown when its face read both ways up counts pips and never its rank (the
           leave-one-deck-out fold's flat-topped 3s read 5 on both corners: 10 of its 41 wrong cards on the
           single photos under the five casts, for one right card of the shipped networks' 833);
+        - a named card on no outline that lies on one found by its edges alone (a light table, where the
+          paper threshold lumps table and cards) is checked as above, never named so (`_check_loose_cards`:
+          on the fold's webcam frames of a grey table, an 8C read 8S on both corners at 1.0);
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -380,20 +383,10 @@ class Recognizer:
             if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count, no picture rule for a court (and a bench frame's ~0.9 ms)
             face = read_face(frame, outline)
-            pips = face.pips
             if named:
-                counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
-                seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
-                for card in named:
-                    if pips is not None and card.card[:-1] != pips.rank:
-                        card.card = UNKNOWN
-                    elif face.art and len(named) == 1 and card.card[:-1].isdigit():
-                        card.card = UNKNOWN  # a number on a court's picture
-                    elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
-                        card.card = UNKNOWN
-                    elif pips is None and not found.colourful and number_on_one_corner(card):
-                        card.card = UNKNOWN
+                self._check_faces(frame, outline, face, named, found.colourful)
                 continue
+            pips = face.pips
             named_by_face = self._read_pips(frame, outline, pips, found.colourful)
             if named_by_face is None and found.colourful:
                 named_by_face = self._read_grid(frame, outline, face)
@@ -407,7 +400,38 @@ class Recognizer:
             else:
                 continue
             read.add(name)
+        self._check_loose_cards(frame, cards, found)
         return more
+
+    def _check_loose_cards(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings) -> None:
+        """Check the faces of the named cards on no outline that lie on one found by its edges (a light table,
+        where the paper threshold lumps table and cards: outline.outlines_by_edges). Looked for only when
+        there are such cards (~1.5 ms a 1280x720 frame)."""
+        loose = [card for card in cards if card.card != UNKNOWN and card.corners and not court_on_both_corners(card)
+                 and not any(id(rd.candidate) in found.on_card for rd in card.corners)]
+        if not loose:
+            return
+        for outline in outlines_by_edges(frame, found.outlines, self.card_area):
+            named = [card for card in loose if card.card != UNKNOWN and all(
+                cv2.pointPolygonTest(outline.quad, rd.candidate.centre, False) >= 0 for rd in card.corners)]
+            if named:
+                self._check_faces(frame, outline, read_face(frame, outline), named, found.colourful)
+
+    def _check_faces(self, frame: np.ndarray, outline: CardOutline, face: Face, named: list[CardReading],
+                     colourful: bool) -> None:
+        """Make unknown each of the cards named on `outline` whose `face` says otherwise (see _read_faces)."""
+        pips = face.pips
+        counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
+        seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
+        for card in named:
+            if pips is not None and card.card[:-1] != pips.rank:
+                card.card = UNKNOWN
+            elif face.art and len(named) == 1 and card.card[:-1].isdigit():
+                card.card = UNKNOWN  # a number on a court's picture
+            elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
+                card.card = UNKNOWN
+            elif pips is None and not colourful and number_on_one_corner(card):
+                card.card = UNKNOWN
 
     def _read_pips(self, frame: np.ndarray, outline: CardOutline, pips: Pips | None, colourful: bool
                    ) -> tuple[str, float] | None:
