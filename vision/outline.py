@@ -4,7 +4,9 @@ A bright, card-shaped region standing apart from everything else is one face-up 
 indices can then only sit at two known corners, so only those two small windows are searched for index
 candidates (most of a frame's cost is the classifier, which runs once per candidate), and the card's
 quad comes from its own edges rather than from the pose of an index. Everything that is not an isolated
-card (fans, piles, touching cards, a white table) is left to the general proposer in glyphs.py.
+card (fans, piles, touching cards, a white table) is left to the general proposer in glyphs.py. On a light
+table, where no card stands apart by brightness, a lone card's edge line still gives its outline
+(outlines_by_edges): only to check the cards read on it by their faces.
 """
 from __future__ import annotations
 
