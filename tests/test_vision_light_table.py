@@ -20,7 +20,8 @@ from test_vision_faces import _index_corners
 ROOT = Path(__file__).parent.parent
 # A held-out ('test') webcam frame of the photographed deck on a grey table, its lower half (an 8C and an
 # 8H), at the size it is scored at (tests/data/cards/README.md).
-GREY_TABLE = Path(__file__).parent / "data" / "cards" / "ammememe_roboflow" / "crops" / "WIN_20240627_17_19_03_light_table.png"
+GREY_TABLE = (Path(__file__).parent / "data" / "cards" / "ammememe_roboflow" / "crops"
+              / "WIN_20240627_17_19_03_light_table.png")
 LIGHT = SceneStyle(size=(800, 450), card_width=110, table_bgr=(220, 220, 220), light=0.1)
 
 

@@ -162,7 +162,6 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
     return outlines, paper
 
 
-
 # On a light table (white, grey, a beige cloth) a card is hardly brighter than the table: Otsu's one level
 # lumps both and no card stands apart (the leave-one-deck-out fold's webcam frames on a grey table: no
 # outline at all, so no face check, and an 8C read 8S on both corners stood). The card's edges still show.
@@ -237,10 +236,12 @@ def _paper_inside(small: np.ndarray, quad: np.ndarray) -> bool:
         normal = np.array([b[1] - a[1], a[0] - b[0]]) / max(float(np.hypot(*(b - a))), 1e-6)
         if np.dot(centre - a, normal) > 0:
             normal = -normal  # outwards
-        inner, outer = (np.clip(np.round(along + d * normal).astype(int), 0, [w - 1, h - 1]) for d in (-_INSIDE, _OUTSIDE))
+        inner, outer = (np.clip(np.round(along + d * normal).astype(int), 0, [w - 1, h - 1])
+                        for d in (-_INSIDE, _OUTSIDE))
         if np.median(small[inner[:, 1], inner[:, 0]]) < np.median(small[outer[:, 1], outer[:, 0]]) + PAPER_OVER_TABLE:
             return False
     return True
+
 
 def _bridged(cnt: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """The outer contour of a 1/4-size region with its narrow gaps closed (_BRIDGE px). A court card's art
