@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.calibration import measure_card
 from vision.outline import find_outlines, outlines_by_edges
 from vision.readings import UNKNOWN
 from vision.recognize import Recognizer
@@ -86,3 +87,20 @@ def test_an_edge_found_card_is_never_named_by_its_pips() -> None:
 def test_a_card_the_frame_cuts_is_no_edge_outline() -> None:
     frame, _ = render([PlacedCard("4D", 30, 225, 0)], LIGHT, seed=5)
     assert outlines_by_edges(frame, []) == []
+
+
+def _calibration_frames(table: tuple[int, int, int], card: str, turn: float) -> tuple[np.ndarray, np.ndarray]:
+    style = SceneStyle(size=(1280, 720), card_width=120, table_bgr=table, light=0.35, blur=1.0)
+    return render([], style, seed=1)[0], render([PlacedCard(card, 640, 360, turn)], style, seed=2)[0]
+
+
+def test_a_card_on_a_light_table_whose_light_falls_off_is_measured() -> None:
+    """Against the empty table's mean colour, a 210-grey table whose light falls off across it was table and
+    card alike, and a 14 x 19 px pip was measured as the card; what changed from the empty frame is the card."""
+    short, long = measure_card(*_calibration_frames((210, 210, 210), "7D", 15))
+    assert 118 < short < 128 and 172 < long < 184  # the card is 120 px wide (its shadow and tilt add a little)
+
+
+def test_a_card_as_white_as_the_table_is_refused_with_a_reason() -> None:
+    with pytest.raises(ValueError, match="hardly differs from the table .* darker cloth"):
+        measure_card(*_calibration_frames((240, 240, 240), "KS", 40))

@@ -108,19 +108,37 @@ def foreground(frame: np.ndarray, table_lab: tuple[float, float, float], std: fl
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+# The card is the pixels that changed from the empty frame: their Lab distance above CHANGED_NOISE times the
+# frames' median distance (the noise: most of the frame is the same table) and at least MIN_CHANGE. Measured
+# against the empty table's mean colour instead, a light table whose light falls off across it was table
+# and card alike, and a pip was taken for the card (a 14 x 19 px "card" on a 210-grey table).
+CHANGED_NOISE = 3.0
+MIN_CHANGE = 12.0
+# The changed region fills its rectangle (0.87-0.95 on rendered tables, its shadow included); on a table as
+# white as the card only the card's ink and shadow change (0.09-0.64), and its size cannot be measured.
+MIN_CARD_FILL = 0.8
+
+
 def measure_card(empty: np.ndarray, with_card: np.ndarray) -> tuple[float, float]:
     """Size (short, long side in px) of the one card lying in `with_card` but not in `empty`."""
     if empty.shape != with_card.shape:
         raise ValueError("calibration frames differ in size")
-    lab, std = table_colour(empty)
-    mask = foreground(with_card, lab, std)
+    before, after = (cv2.cvtColor(f, cv2.COLOR_BGR2LAB).astype(np.float32) for f in (empty, with_card))
+    change = np.sqrt(((after - before) ** 2).sum(2))
+    mask = (change > max(MIN_CHANGE, CHANGED_NOISE * float(np.median(change)))).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         raise ValueError("no card found on the calibration frame")
-    (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    card = max(contours, key=cv2.contourArea)
+    (_, _), (w, h), _ = cv2.minAreaRect(card)
     short, long = sorted((w, h))
     if short < 10 or not 1.2 < long / short < 1.8:
         raise ValueError(f"calibration card has an implausible shape {short:.0f}x{long:.0f} px")
+    fill = cv2.contourArea(card) / (w * h)
+    if fill < MIN_CARD_FILL:
+        raise ValueError(f"the calibration card hardly differs from the table (what changed fills {fill:.0%} of its "
+                         f"rectangle): take both photos with a darker cloth where the card lies")
     return float(short), float(long)
 
 
