@@ -229,6 +229,22 @@ def test_an_isolated_four_index_cards_third_index_read_beside_it_is_that_card() 
     assert [c.card for c in group_corners(on_outline + [twin], on_card)] == ["QS", "QS"]
 
 
+
+def test_an_isolated_cards_third_index_read_more_surely_than_its_own_two_is_that_card() -> None:
+    """The third index read first (the surest) makes a card of its own, which the isolated card's two corners
+    then join as one card read twice (_one_card_once): a card of three corners whose first is the general
+    proposer's. Its outline is then taken from its most central corner; the isolated corners had no implied
+    centre kept, and the recognizer raised KeyError (a four-index deck on a light-blue table; the camera's
+    watcher died with it)."""
+    top = index(100, 100)
+    bottom = _opposite(top)
+    outline = CardOutline(np.array(quad_from_index(top), np.float32))
+    on_outline = [IndexReading(top, "QS", 0.9), IndexReading(bottom, "QS", 0.9)]
+    on_card = {id(rd.candidate): outline for rd in on_outline}
+    beside = IndexReading(index(100 + 5.36 * L, 100), "QS", 1.0)
+    (card,) = group_corners([beside] + on_outline, on_card)
+    assert card.card == "QS" and len(card.corners) == 3
+
 def test_a_four_index_card_named_by_two_corners_is_not_named_again_by_its_other_two() -> None:
     """A four-index KD read on its top-left and bottom-right corners, its other two corners declined but
     both guessing KD: one physical card, one reading. (The two declined readings paired as a card of their

@@ -100,7 +100,8 @@ def group_corners(readings: list[IndexReading], on_card: dict[int, CardOutline] 
             read.add(card.card)
     for card in cards:
         if len(card.corners) > 2 and id(card.corners[0]) in centres:  # outline from the most central corner
-            middle = np.array([centres[id(r)] for r in card.corners])
+            # (card_centre, not `centres`: _one_card_once may have joined an isolated card's corners to it)
+            middle = np.array([card_centre(r.candidate) for r in card.corners])
             best = int(np.argmin(np.linalg.norm(middle - np.median(middle, axis=0), axis=1)))
             card.quad = quad_from_index(card.corners[best].candidate)
     return cards
