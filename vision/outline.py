@@ -4,9 +4,8 @@ A bright, card-shaped region standing apart from everything else is one face-up 
 indices can then only sit at two known corners, so only those two small windows are searched for index
 candidates (most of a frame's cost is the classifier, which runs once per candidate), and the card's
 quad comes from its own edges rather than from the pose of an index. Everything that is not an isolated
-card (fans, piles, touching cards, a white table) is left to the general proposer in glyphs.py. On a light
-table, where no card stands apart by brightness, a lone card's edge line still gives its outline
-(outlines_by_edges): only to check the cards read on it by their faces.
+card (fans, piles, touching cards) is left to the general proposer in glyphs.py. On a light table, where no
+card stands apart by brightness, a lone card is found by its edge line instead (outlines_by_edges).
 """
 from __future__ import annotations
 
@@ -140,7 +139,20 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
 
 def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[list[CardOutline], np.ndarray]:
     """Isolated cards in a BGR frame, and the 1/4-size paper mask with those cards erased (what is left
-    for the general proposer). With a calibrated `card_area` (px^2), a region must be one card's size."""
+    for the general proposer). With a calibrated `card_area` (px^2), a region must be one card's size.
+    Where the paper left covers over LIGHT_TABLE_PAPER of the frame, the table was taken for paper: the
+    cards are looked for by their edges too."""
+    outlines, paper = _paper_outlines(frame, card_area)
+    if cv2.countNonZero(paper) > LIGHT_TABLE_PAPER * paper.size:
+        for outline in outlines_by_edges(frame, outlines, card_area):
+            outlines.append(outline)
+            cv2.fillConvexPoly(paper, np.round(outline.quad / _SCALE - 0.5).astype(np.int32), 0)
+    return outlines, paper
+
+
+def _paper_outlines(frame: np.ndarray, card_area: float | None) -> tuple[list[CardOutline], np.ndarray]:
+    """The isolated cards of find_outlines that stand apart by brightness (the ink image's Otsu level), and
+    the paper mask with them erased."""
     h, w = frame.shape[:2]
     s = _SCALE
     small = ink_image(cv2.resize(frame, (w // s, h // s), interpolation=cv2.INTER_LINEAR))
@@ -165,6 +177,9 @@ def find_outlines(frame: np.ndarray, card_area: float | None = None) -> tuple[li
 # On a light table (white, grey, a beige cloth) a card is hardly brighter than the table: Otsu's one level
 # lumps both and no card stands apart (the leave-one-deck-out fold's webcam frames on a grey table: no
 # outline at all, so no face check, and an 8C read 8S on both corners stood). The card's edges still show.
+# Such a table leaves paper over this share of the frame (the webcam's frames 0.47-0.86, rendered light
+# tables up to 0.99; dark tables at most 0.09):
+LIGHT_TABLE_PAPER = 0.25
 # Canny's hysteresis levels on the 1/4-size ink image:
 _EDGE_LEVELS = (20, 50)
 # Gaps in a card's edge line this wide (1/4-size px) are closed (an index glyph close to the edge breaks it).
@@ -179,8 +194,7 @@ _INSIDE, _OUTSIDE = 4.0, 2.0
 
 def outlines_by_edges(frame: np.ndarray, found: list[CardOutline], card_area: float | None = None
                       ) -> list[CardOutline]:
-    """Isolated cards that find_outlines missed (its `found` are left out), by their edges, for checking the
-    cards read on them, never for naming one (recognize.py). Each closed edge line with what it encloses
+    """Isolated cards by their edges, but those `found` already. Each closed edge line with what it encloses
     is one region; its paper is what is brighter than Otsu's level of that region alone (the line runs
     round a card's shadow too, and the paper's own outline is the card's). None at the frame's edge: where
     the frame cuts a card, its corner cannot be told from the card's own."""
@@ -200,18 +214,20 @@ def outlines_by_edges(frame: np.ndarray, found: list[CardOutline], card_area: fl
     for cnt in contours:
         if cv2.contourArea(cnt) < min_area:
             continue
-        paper = _paper_of_region(small, cnt)
-        if paper is None or cv2.contourArea(paper) < min_area:
+        found_paper = _paper_of_region(small, cnt)
+        if found_paper is None or cv2.contourArea(found_paper[0]) < min_area:
             continue
+        paper, share = found_paper
         outline = _card_outline(paper, small.shape, card_area, lambda _: False)
         if outline is not None and outline.corners == (0, 2) and _paper_inside(small, outline.quad / s - 0.5):
-            out.append(outline)
+            out.append(replace(outline, paper=share))
     return out
 
 
-def _paper_of_region(small: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
-    """The outer contour of the largest paper patch in the 1/4-size region `cnt`: its pixels brighter than
-    Otsu's level of the region's own pixels."""
+def _paper_of_region(small: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The outer contour of the largest paper patch in the 1/4-size region `cnt` (its pixels brighter than
+    Otsu's level of the region's own pixels), and the share of that contour's area that is paper (a card
+    back's white border is a small share of it, as in find_outlines)."""
     x, y, bw, bh = cv2.boundingRect(cnt)
     inside = np.zeros((bh, bw), np.uint8)
     cv2.drawContours(inside, [cnt], -1, 255, -1, offset=(-x, -y))
@@ -221,7 +237,9 @@ def _paper_of_region(small: np.ndarray, cnt: np.ndarray) -> np.ndarray | None:
     patches, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not patches:
         return None
-    return max(patches, key=cv2.contourArea) + np.array([x, y], np.int32)
+    patch = max(patches, key=cv2.contourArea)
+    share = min(1.0, cv2.countNonZero(paper) / max(cv2.contourArea(patch), 1.0))
+    return patch + np.array([x, y], np.int32), share
 
 
 def _paper_inside(small: np.ndarray, quad: np.ndarray) -> bool:

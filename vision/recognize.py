@@ -18,7 +18,7 @@ from vision.grouping import group_corners, unname_one_card_read_two_ways
 from vision.index_pairs import OTHER_CORNER_L, of_one_card, prints_of_one_card, same_index
 from vision.ink import as_bgr, ink_image
 from vision.model import JUNK_RANK, JUNK_SUIT, NO_RECHECK, RANKS, SUITS, IndexModel
-from vision.outline import CardOutline, corner_candidates, find_outlines, outlines_by_edges
+from vision.outline import CardOutline, corner_candidates, find_outlines
 from vision.pips import DEFAULT_PIP_NET, Face, Pips, face_agrees, pip_counts_either_way, read_face
 from vision.ranks import RankVerifier
 from vision.readings import UNKNOWN, CardReading, IndexReading, court_on_both_corners, either, number_on_one_corner
@@ -350,9 +350,6 @@ class Recognizer:
           known, a named card is unknown when its face read both ways up counts pips and never its rank (the
           leave-one-deck-out fold's flat-topped 3s read 5 on both corners: 10 of its 41 wrong cards on the
           single photos under the five casts, for one right card of the shipped networks' 833);
-        - a named card on no outline that lies on one found by its edges alone (a light table, where the
-          paper threshold lumps table and cards) is checked as above, never named so (`_check_loose_cards`:
-          on the fold's webcam frames of a grey table, an 8C read 8S on both corners at 1.0);
         - a card its indices left unknown, or that gave no reading at all, is named by its pips (the count
           is the rank, the pip network's vote over them the suit, at PIP_SUIT), or else by its index
           grid (`_read_grid`); the name must agree with every guess of the card's corners and with no
@@ -400,22 +397,7 @@ class Recognizer:
             else:
                 continue
             read.add(name)
-        self._check_loose_cards(frame, cards, found)
         return more
-
-    def _check_loose_cards(self, frame: np.ndarray, cards: list[CardReading], found: _FrameReadings) -> None:
-        """Check the faces of the named cards on no outline that lie on one found by its edges (a light table,
-        where the paper threshold lumps table and cards: outline.outlines_by_edges). Looked for only when
-        there are such cards (~1.5 ms a 1280x720 frame)."""
-        loose = [card for card in cards if card.card != UNKNOWN and card.corners and not court_on_both_corners(card)
-                 and not any(id(rd.candidate) in found.on_card for rd in card.corners)]
-        if not loose:
-            return
-        for outline in outlines_by_edges(frame, found.outlines, self.card_area):
-            named = [card for card in loose if card.card != UNKNOWN and all(
-                cv2.pointPolygonTest(outline.quad, rd.candidate.centre, False) >= 0 for rd in card.corners)]
-            if named:
-                self._check_faces(frame, outline, read_face(frame, outline), named, found.colourful)
 
     def _check_faces(self, frame: np.ndarray, outline: CardOutline, face: Face, named: list[CardReading],
                      colourful: bool) -> None:
