@@ -15,9 +15,9 @@ from vision.cnn import DEFAULT_CNN, CnnModel
 from vision.deck import PIQUET_DECK
 from vision.readings import UNKNOWN, CardReading
 from vision.recognize import Recognizer, in_colour
-from vision.synthetic import FACE_H, FACE_W
+from vision.synthetic import FACE_H, FACE_W, SceneStyle
 from vision.training.crops import save_crop
-from vision.training.decks import (Design, fanned_cards, load_designs, load_face, main, separated_cards,
+from vision.training.decks import (Design, Scene, fanned_cards, load_designs, load_face, main, separated_cards,
                                    wrong_readings)
 from vision.training.model_folder import recognizer_from
 
@@ -80,6 +80,19 @@ def test_frames_show_eight_separated_cards_of_the_design_with_their_truth(tmp_pa
         replace(s.style, card_width=0) for s in frames]
     assert [s.truth for s in small] == [s.truth for s in frames]
 
+
+
+def test_a_light_table_is_nearly_as_bright_as_the_cards_and_the_rest_is_drawn_alike(tmp_path: Path) -> None:
+    """`--table light`: the same cards, sizes, tilts, light and blur, on tables of 170-235 a channel."""
+    _write_design(tmp_path, "drawn", CARDS)
+    [design] = load_designs(tmp_path, {"drawn": frozenset()})
+    dark, light = separated_cards(design, 3), separated_cards(design, 3, table="light")
+    assert all(170 <= v < 236 for s in light for v in s.style.table_bgr)
+    assert all(v < 160 for s in dark for v in s.style.table_bgr)
+    def untabled(scenes: list[Scene]) -> list[SceneStyle]:
+        return [replace(s.style, table_bgr=(0, 0, 0)) for s in scenes]
+    assert untabled(light) == untabled(dark)
+    assert [s.truth for s in light] == [s.truth for s in dark]
 
 def test_fans_show_the_designs_cards_in_two_fans(tmp_path: Path) -> None:
     """Frames of two fans of distinct cards of the design (a design of 9 cards: 5 and 4), each fan one

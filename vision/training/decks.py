@@ -7,8 +7,8 @@ Listed are the designs with French suits in red and black and English indices (A
 prints German court letters (B, D for J, Q) or no index on its courts, those cards are left out.
 
     /usr/bin/python3 vision/training/svg_decks.py /tmp/decks     # Debian's python3-gi, gir1.2-rsvg-2.0
-    python -m vision.training.decks /tmp/decks [--model m.json | --models DIR] [--layout fan] [--grey] [--calibrated] [--deck 32]
-        [--cast pink] [--wrong DIR] [--only ar-anglo,ar-bellot]
+    python -m vision.training.decks /tmp/decks [--model m.json | --models DIR] [--layout fan] [--grey] [--calibrated]
+        [--deck 32] [--cast pink] [--table light] [--wrong DIR] [--only ar-anglo,ar-bellot]
 """
 from __future__ import annotations
 
@@ -90,29 +90,37 @@ class Scene(NamedTuple):
         return scene_calibration(self.style)
 
 
-def separated_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None) -> list[Scene]:
+def separated_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None,
+                    table: str = "dark") -> list[Scene]:
     """Frames of 8 separated face-up cards of one design on a plain table, 1280x720 with cards 110-150 px
     wide (a table camera's scale) or `card_width`, random table colour, tilt, light and blur; each with its
     true cards."""
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = random_style(rng, card_width)
+        style = random_style(rng, card_width, table)
         layout = random_layout(8, style, seed=seed * 1000 + k, names=sorted(design.faces))
         out.append(Scene(render(layout, style, seed=k, faces=design.faces)[0], [c.card for c in layout], style))
     return out
 
 
-def random_style(rng: np.random.Generator, card_width: float | None = None) -> SceneStyle:
+# The table's colour, each channel drawn from these: a cloth or wood darker than the cards, or a light table
+# (white, grey, pale) nearly as bright as they are (vision/README.md, "A light table").
+TABLES = {"dark": (20, 160), "light": (170, 236)}
+
+
+def random_style(rng: np.random.Generator, card_width: float | None = None, table: str = "dark") -> SceneStyle:
     """A table camera's scene: cards 110-150 px wide (or `card_width`: the draw is made all the same, so
-    the other choices stay those of the same seed), random table colour, tilt, light and blur."""
+    the other choices stay those of the same seed), random table colour (of TABLES[table]), tilt, light and
+    blur."""
     width = float(rng.uniform(110, 150))
     return SceneStyle(card_width=card_width or width, tilt=float(rng.uniform(0, 0.06)),
                       light=float(rng.uniform(0, 0.4)), blur=float(rng.uniform(0.4, 1.0)),
-                      table_bgr=tuple(int(v) for v in rng.integers(20, 160, 3)))  # type: ignore[arg-type]
+                      table_bgr=tuple(int(v) for v in rng.integers(*TABLES[table], 3)))  # type: ignore[arg-type]
 
 
-def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None) -> list[Scene]:
+def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float | None = None,
+                 table: str = "dark") -> list[Scene]:
     """Frames of two fans of 5 face-up cards each (10 distinct cards of one design), 1280x720: as a hand
     is held, each card turned 10-13 degrees from the one below it about a pivot 1.2 card widths below the
     cards' centres, which leaves each card's top-left index in view; the fans turned any way, the same
@@ -120,7 +128,7 @@ def fanned_cards(design: Design, frames: int, seed: int = 0, card_width: float |
     rng = np.random.default_rng(seed)
     out = []
     for k in range(frames):
-        style = random_style(rng, card_width)
+        style = random_style(rng, card_width, table)
         names = [str(n) for n in rng.permutation(sorted(design.faces))[:10]]
         cards = []
         for fan, x in enumerate((0.3, 0.7)):
@@ -174,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibrated", action="store_true",
                     help="read each frame calibrated to its card size, as a table is (default: uncalibrated)")
     ap.add_argument("--card-width", type=float, help="cards this many px wide (default: 110-150, a table camera's)")
+    ap.add_argument("--table", choices=sorted(TABLES), default="dark",
+                    help="a table darker than the cards, or a light one nearly as bright")
     ap.add_argument("--deck", choices=sorted(DECKS), default="52",
                     help="lay out only this deck's cards and read them as a table playing with it")
     ap.add_argument("--cast", choices=sorted(CASTS), default="none", help="the frames under this light (casts.py)")
@@ -194,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     recognizer = recognizer_from(args.models, deck, model) if args.models else Recognizer(model, deck=deck)
     totals = np.zeros(4, int)
     for design in designs:
-        scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width)
+        scenes = LAYOUTS[args.layout](design, args.frames, card_width=args.card_width, table=args.table)
         if args.grey:
             scenes = [s._replace(frame=as_bgr(cv2.cvtColor(s.frame, cv2.COLOR_BGR2GRAY))) for s in scenes]
         scenes = [s._replace(frame=apply_cast(s.frame, CASTS[args.cast], seed=i)) if args.cast != "none" else s
