@@ -245,6 +245,24 @@ def test_an_isolated_cards_third_index_read_more_surely_than_its_own_two_is_that
     (card,) = group_corners([beside] + on_outline, on_card)
     assert card.card == "QS" and len(card.corners) == 3
 
+
+def test_a_reading_of_a_cards_name_just_beyond_its_outline_is_that_card() -> None:
+    """An outline's corner whose paper the index glyphs bite into is cut off: dondorf's 2D on a light table
+    had its fourth index 4 px beyond the quad, read as a second 2D. Within half an index length beyond it, a
+    reading of the card's name lies on it; a whole index length beyond, it is another card."""
+    top = index(100, 100)
+    outline = CardOutline(np.array(quad_from_index(top), np.float32))
+    left_edge = min(x for x, _ in outline.quad)
+    on_outline = [IndexReading(top, "2D", 0.9), IndexReading(_opposite(top), "2D", 0.9)]
+    on_card = {id(rd.candidate): outline for rd in on_outline}
+
+    def read_beside(beyond_l: float) -> list[str]:
+        # an index whose centre (0.5 L below its rank) lies `beyond_l` L left of the card, halfway down it
+        beside = IndexReading(index(left_edge - beyond_l * L, 100 + 4 * L), "2D", 1.0)
+        return [c.card for c in group_corners([beside] + on_outline, on_card)]
+    assert read_beside(0.3) == ["2D"]
+    assert read_beside(1.0) == ["2D", "2D"]
+
 def test_a_four_index_card_named_by_two_corners_is_not_named_again_by_its_other_two() -> None:
     """A four-index KD read on its top-left and bottom-right corners, its other two corners declined but
     both guessing KD: one physical card, one reading. (The two declined readings paired as a card of their

@@ -117,6 +117,14 @@ def _contradicted(card: CardReading) -> bool:
         and two_corners(a.candidate, b.candidate) for a in card.corners for b in card.corners)
 
 
+# A reading of a card's name this close beyond its quad (in index lengths) is that card read again: an
+# outline's corner whose paper the index glyphs bite into is cut off (dondorf's 2D on a light table: its
+# fourth index 4 px outside the quad, a card of its own, the 2D read twice). Not for two names: two
+# overlapping 10s of a webcam frame, each just beyond the other's quad, were then taken for one card's
+# two prints (unname_one_card_read_two_ways) and both lost.
+_ON_QUAD_L = 0.5
+
+
 def _one_card_once(cards: list[CardReading]) -> list[CardReading]:
     """`cards` without a card whose every corner lies on another card of its name (its quad): one card read
     from two corners that did not group (each outline implied by one index of a court whose art splits its
@@ -124,7 +132,7 @@ def _one_card_once(cards: list[CardReading]) -> list[CardReading]:
     out: list[CardReading] = []
     for card in cards:
         twin = next((o for o in out if o.card == card.card != UNKNOWN
-                     and (_corners_inside(card, o) or _corners_inside(o, card))), None)
+                     and (_corners_inside(card, o, _ON_QUAD_L) or _corners_inside(o, card, _ON_QUAD_L))), None)
         if twin is None:
             out.append(card)
         else:
@@ -155,10 +163,11 @@ def unname_one_card_read_two_ways(cards: list[CardReading]) -> None:
         a.card = b.card = UNKNOWN
 
 
-def _corners_inside(card: CardReading, other: CardReading) -> bool:
-    """Do all of `card`'s corner readings lie on `other`'s quad?"""
+def _corners_inside(card: CardReading, other: CardReading, beyond_l: float = 0.0) -> bool:
+    """Do all of `card`'s corner readings lie on `other`'s quad (or within `beyond_l` index lengths beyond it)?"""
     quad = np.array(other.quad, np.float32)
-    return all(cv2.pointPolygonTest(quad, rd.candidate.centre, False) >= 0 for rd in card.corners)
+    return all(cv2.pointPolygonTest(quad, rd.candidate.centre, True) >= -beyond_l * rd.candidate.length
+               for rd in card.corners)
 
 
 def _reunite_opposite_corners(cards: list[CardReading]) -> None:
