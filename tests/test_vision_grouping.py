@@ -213,21 +213,25 @@ def _four_index(face: np.ndarray) -> np.ndarray:
     return out
 
 
+def _isolated(name: str, confidence: float) -> tuple[CardOutline, list[IndexReading], dict[int, CardOutline]]:
+    """An isolated card read `name` on its two index corners (top-left at (100, 100)): its outline, the two
+    readings, and the recognizer's map of them onto the outline."""
+    top = index(100, 100)
+    outline = CardOutline(np.array(quad_from_index(top), np.float32))
+    on_outline = [IndexReading(top, name, confidence), IndexReading(_opposite(top), name, confidence)]
+    return outline, on_outline, {id(rd.candidate): outline for rd in on_outline}
+
+
 def test_an_isolated_four_index_cards_third_index_read_beside_it_is_that_card() -> None:
     """An isolated card holds its own two index corners; a deck printing four indices shows a third beside
     one, which the general proposer may read off the outline's edge. The same name there is that card, not
     a second copy; a card's width on, it is another card (a second deck)."""
-    top = index(100, 100)
-    bottom = _opposite(top)
-    outline = CardOutline(np.array(quad_from_index(top), np.float32))
-    on_outline = [IndexReading(top, "QS", 1.0), IndexReading(bottom, "QS", 1.0)]
-    on_card = {id(rd.candidate): outline for rd in on_outline}
+    _, on_outline, on_card = _isolated("QS", 1.0)
     beside = IndexReading(index(100 + 5.36 * L, 100), "QS", 0.9)
     (card,) = group_corners(on_outline + [beside], on_card)
     assert card.card == "QS" and len(card.corners) == 3
     twin = IndexReading(index(100 + 6.4 * L, 100), "QS", 0.9)
     assert [c.card for c in group_corners(on_outline + [twin], on_card)] == ["QS", "QS"]
-
 
 
 def test_an_isolated_cards_third_index_read_more_surely_than_its_own_two_is_that_card() -> None:
@@ -236,11 +240,7 @@ def test_an_isolated_cards_third_index_read_more_surely_than_its_own_two_is_that
     proposer's. Its outline is then taken from its most central corner; the isolated corners had no implied
     centre kept, and the recognizer raised KeyError (a four-index deck on a light-blue table; the camera's
     watcher died with it)."""
-    top = index(100, 100)
-    bottom = _opposite(top)
-    outline = CardOutline(np.array(quad_from_index(top), np.float32))
-    on_outline = [IndexReading(top, "QS", 0.9), IndexReading(bottom, "QS", 0.9)]
-    on_card = {id(rd.candidate): outline for rd in on_outline}
+    _, on_outline, on_card = _isolated("QS", 0.9)
     beside = IndexReading(index(100 + 5.36 * L, 100), "QS", 1.0)
     (card,) = group_corners([beside] + on_outline, on_card)
     assert card.card == "QS" and len(card.corners) == 3
@@ -250,11 +250,8 @@ def test_a_reading_of_a_cards_name_just_beyond_its_outline_is_that_card() -> Non
     """An outline's corner whose paper the index glyphs bite into is cut off: dondorf's 2D on a light table
     had its fourth index 4 px beyond the quad, read as a second 2D. Within half an index length beyond it, a
     reading of the card's name lies on it; a whole index length beyond, it is another card."""
-    top = index(100, 100)
-    outline = CardOutline(np.array(quad_from_index(top), np.float32))
+    outline, on_outline, on_card = _isolated("2D", 0.9)
     left_edge = min(x for x, _ in outline.quad)
-    on_outline = [IndexReading(top, "2D", 0.9), IndexReading(_opposite(top), "2D", 0.9)]
-    on_card = {id(rd.candidate): outline for rd in on_outline}
 
     def read_beside(beyond_l: float) -> list[str]:
         # an index whose centre (0.5 L below its rank) lies `beyond_l` L left of the card, halfway down it
@@ -262,6 +259,7 @@ def test_a_reading_of_a_cards_name_just_beyond_its_outline_is_that_card() -> Non
         return [c.card for c in group_corners([beside] + on_outline, on_card)]
     assert read_beside(0.3) == ["2D"]
     assert read_beside(1.0) == ["2D", "2D"]
+
 
 def test_a_four_index_card_named_by_two_corners_is_not_named_again_by_its_other_two() -> None:
     """A four-index KD read on its top-left and bottom-right corners, its other two corners declined but

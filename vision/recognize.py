@@ -380,10 +380,20 @@ class Recognizer:
             if named and all(court_on_both_corners(card) for card in named):
                 continue  # no pips to count, no picture rule for a court (and a bench frame's ~0.9 ms)
             face = read_face(frame, outline)
-            if named:
-                self._check_faces(frame, outline, face, named, found.colourful)
-                continue
             pips = face.pips
+            if named:
+                counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
+                seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
+                for card in named:
+                    if pips is not None and card.card[:-1] != pips.rank:
+                        card.card = UNKNOWN
+                    elif face.art and len(named) == 1 and card.card[:-1].isdigit():
+                        card.card = UNKNOWN  # a number on a court's picture
+                    elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
+                        card.card = UNKNOWN
+                    elif pips is None and not found.colourful and number_on_one_corner(card):
+                        card.card = UNKNOWN
+                continue
             named_by_face = self._read_pips(frame, outline, pips, found.colourful)
             if named_by_face is None and found.colourful:
                 named_by_face = self._read_grid(frame, outline, face)
@@ -398,22 +408,6 @@ class Recognizer:
                 continue
             read.add(name)
         return more
-
-    def _check_faces(self, frame: np.ndarray, outline: CardOutline, face: Face, named: list[CardReading],
-                     colourful: bool) -> None:
-        """Make unknown each of the cards named on `outline` whose `face` says otherwise (see _read_faces)."""
-        pips = face.pips
-        counted = pips is not None and any(card.card[:-1] == pips.rank for card in named)
-        seen = pips.suit(self.pip_network, frame, outline.width, VETO_PIPS) if pips and counted else None
-        for card in named:
-            if pips is not None and card.card[:-1] != pips.rank:
-                card.card = UNKNOWN
-            elif face.art and len(named) == 1 and card.card[:-1].isdigit():
-                card.card = UNKNOWN  # a number on a court's picture
-            elif seen is not None and seen[1] >= PIP_SUIT and seen[0] != card.card[-1]:
-                card.card = UNKNOWN
-            elif pips is None and not colourful and number_on_one_corner(card):
-                card.card = UNKNOWN
 
     def _read_pips(self, frame: np.ndarray, outline: CardOutline, pips: Pips | None, colourful: bool
                    ) -> tuple[str, float] | None:
